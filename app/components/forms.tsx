@@ -1,0 +1,105 @@
+import {
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  type FieldMetadata,
+} from "@conform-to/react";
+import type { HoneypotInputProps } from "remix-utils/honeypot/server";
+
+type Errors = string[] | undefined;
+
+export function ErrorList({ id, errors }: { id?: string; errors: Errors }) {
+  if (!errors?.length) return null;
+  return (
+    <ul id={id} className="field-error" role="alert">
+      {errors.map((error) => (
+        <li key={error}>{error}</li>
+      ))}
+    </ul>
+  );
+}
+
+interface FieldProps<Meta> {
+  meta: Meta;
+  label: string;
+  hint?: string;
+}
+
+function FieldFrame({ meta, label, hint, children }: FieldProps<FieldMetadata<string>> & { children: React.ReactNode }) {
+  return (
+    <div>
+      <label htmlFor={meta.id} className="field-label">
+        {label}
+        {meta.required ? <span className="ml-1 text-xs font-normal text-red-600">必須</span> : null}
+      </label>
+      {children}
+      {hint ? (
+        <p id={meta.descriptionId} className="mt-1 text-xs text-slate-500">
+          {hint}
+        </p>
+      ) : null}
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}
+
+export function TextField({
+  meta,
+  label,
+  hint,
+  type = "text",
+  autoComplete,
+}: FieldProps<FieldMetadata<string>> & { type?: "text" | "email"; autoComplete?: string }) {
+  return (
+    <FieldFrame meta={meta} label={label} hint={hint}>
+      <input {...getInputProps(meta, { type, ariaDescribedBy: hint ? meta.descriptionId : undefined })} autoComplete={autoComplete} className="field-input" />
+    </FieldFrame>
+  );
+}
+
+export function TextareaField({ meta, label, hint, rows = 6 }: FieldProps<FieldMetadata<string>> & { rows?: number }) {
+  return (
+    <FieldFrame meta={meta} label={label} hint={hint}>
+      <textarea {...getTextareaProps(meta, { ariaDescribedBy: hint ? meta.descriptionId : undefined })} rows={rows} className="field-input" />
+    </FieldFrame>
+  );
+}
+
+export function SelectField({
+  meta,
+  label,
+  hint,
+  options,
+  placeholder = "選択してください",
+}: FieldProps<FieldMetadata<string>> & { options: ReadonlyArray<{ value: string; label: string }>; placeholder?: string }) {
+  return (
+    <FieldFrame meta={meta} label={label} hint={hint}>
+      <select {...getSelectProps(meta, { ariaDescribedBy: hint ? meta.descriptionId : undefined })} className="field-input">
+        <option value="">{placeholder}</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </FieldFrame>
+  );
+}
+
+/**
+ * The hidden fields of remix-utils' honeypot, hidden with a class rather than the inline style
+ * remix-utils uses, which our Content-Security-Policy does not allow.
+ */
+export function HoneypotFields({ nameFieldName, validFromFieldName, encryptedValidFrom }: HoneypotInputProps) {
+  return (
+    <div className="hidden" aria-hidden="true">
+      <label>
+        この欄は空欄のままにしてください
+        <input name={nameFieldName} type="text" defaultValue="" autoComplete="off" tabIndex={-1} />
+      </label>
+      {validFromFieldName ? (
+        <input name={validFromFieldName} type="hidden" value={encryptedValidFrom} readOnly />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+/**
+ * Business constants and limits (SPEC §9, PRODUCT §9) in one place. Features add theirs here.
+ */
+export const PRODUCT_NAME = "GamerMatch";
+export const PRODUCT_TAGLINE = "ゲーマーマッチングプラットフォーム";
+
+/** Every time shown to a person is in this zone (SPEC §1). */
+export const DISPLAY_TIME_ZONE = "Asia/Tokyo";
+/** A numeric timestamp below this is in seconds, otherwise in milliseconds (SPEC §3). */
+export const SECONDS_TIMESTAMP_LIMIT = 1e12;
+
+/** A failed chunk load reloads a path at most once within this window (SPEC §9). */
+export const CHUNK_RELOAD_WINDOW_MS = 10_000;
+/** How often an open tab asks whether a new build was deployed. */
+export const BUILD_CHECK_INTERVAL_MS = 5 * 60_000;
+
+export const INQUIRY_NAME_MAX = 50;
+export const INQUIRY_BODY_MAX = 2000;
+export const INQUIRY_CATEGORIES = [
+  { value: "account", label: "アカウント・ログイン" },
+  { value: "coins", label: "コイン・お支払い" },
+  { value: "tickets", label: "チケット・予約" },
+  { value: "trouble", label: "不具合の報告" },
+  { value: "report", label: "違反行為の報告" },
+  { value: "other", label: "その他" },
+] as const;
+export type InquiryCategory = (typeof INQUIRY_CATEGORIES)[number]["value"];

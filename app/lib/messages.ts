@@ -1,0 +1,26 @@
+/** Every user-facing message of the error catalogue (SPEC §8) and the forms, in Japanese. */
+export const messages = {
+  error: {
+    title: "エラーが発生しました",
+    body: "問題が発生しました。時間をおいて再度お試しください。",
+    back: "前のページに戻る",
+    top: "トップページへ",
+    notFoundTitle: "ページが見つかりません",
+    notFoundBody: "お探しのページは移動または削除された可能性があります。",
+  },
+  validation: {
+    required: "入力してください",
+    selectRequired: "選択してください",
+    email: "メールアドレスの形式が正しくありません",
+    maxLength: (max: number) => `${max}文字以内で入力してください`,
+    invalidChoice: "選択肢から選んでください",
+    checkInput: "入力内容を確認してください",
+  },
+  inquiry: {
+    sent: "お問い合わせを受け付けました。内容を確認のうえ、ご入力のメールアドレスへご連絡します。",
+  },
+} as const;
+
+/** The messages of a 404 (SPEC §8): an unmatched path, and a route whose params are invalid. */
+export const notFoundMessage = (path: string) => `Page not found: ${path}`;
+export const invalidRouteMessage = (path: string) => `Page Not Found: ${path}`;

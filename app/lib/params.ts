@@ -1,0 +1,20 @@
+import type { Params } from "@remix-run/react";
+import type { z } from "zod";
+import { invalidRouteMessage } from "./messages";
+
+/**
+ * Validates a route's params; when they do not fit, the route is a fatal 404
+ * `Page Not Found: {path}` (SPEC §5, §8).
+ */
+export function parseParams<Schema extends z.ZodTypeAny>(
+  schema: Schema,
+  params: Params,
+  request: Request,
+): z.infer<Schema> {
+  const result = schema.safeParse(params);
+  if (!result.success) {
+    const { pathname } = new URL(request.url);
+    throw new Response(invalidRouteMessage(pathname), { status: 404, statusText: "Not Found" });
+  }
+  return result.data;
+}

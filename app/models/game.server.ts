@@ -1,0 +1,20 @@
+import type { Database } from "../../server/db/schema";
+
+export interface GameSummary {
+  slug: string;
+  name: string;
+  nameKana: string;
+  coverUrl: string | null;
+}
+
+/** Games in their curated order, for the home page and game pickers. */
+export async function listGames({ db, limit = 50 }: { db: Database; limit?: number }): Promise<GameSummary[]> {
+  const rows = await db
+    .selectFrom("games")
+    .select(["slug", "name", "name_kana", "cover_url"])
+    .orderBy("sort_order")
+    .orderBy("name")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ slug: row.slug, name: row.name, nameKana: row.name_kana, coverUrl: row.cover_url }));
+}

@@ -1,0 +1,11 @@
+import type { Database } from "../../server/db/schema";
+import type { InquiryInput } from "~/lib/schemas";
+
+/** Stores a message sent through /inquiry. */
+export async function createInquiry({ db, inquiry }: { db: Database; inquiry: InquiryInput }) {
+  return db
+    .insertInto("inquiries")
+    .values({ name: inquiry.name, email: inquiry.email, category: inquiry.category, body: inquiry.body })
+    .returning(["id", "created_at"])
+    .executeTakeFirstOrThrow();
+}

@@ -1,0 +1,10 @@
+import type { Migration } from "kysely";
+import * as m0001 from "./0001_platform";
+
+/**
+ * Every migration, in order. Migrations are imported statically so the bundled server, the
+ * test suite and `npm run db:migrate` all run the same code. Add a line; never edit one that landed.
+ */
+export const migrations: Record<string, Migration> = {
+  "0001_platform": m0001,
+};

@@ -1,0 +1,140 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { createRequestHandler } from "@remix-run/express";
+import type { AppLoadContext, ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express from "express";
+import { Server as SocketServer } from "socket.io";
+import type { ViteDevServer } from "vite";
+import { messages } from "../app/lib/messages";
+import type { AppConfig } from "./config";
+import type { DatabaseHandle } from "./db";
+import "./load-context";
+import { cspNonce, securityHeaders } from "./security";
+
+export interface AppServerOptions {
+  config: AppConfig;
+  database: DatabaseHandle;
+  /**
+   * The built Remix app (production and tests). Without it the server runs Vite in middleware
+   * mode and loads the app from source (development).
+   */
+  build?: ServerBuild;
+  /** Where the built browser assets are; defaults to build/client. */
+  clientDir?: string;
+  /** How long shutdown waits for in-flight requests before cutting connections. */
+  shutdownTimeoutMs?: number;
+}
+
+export interface AppServer {
+  httpServer: http.Server;
+  io: SocketServer;
+  listen(port: number, host?: string): Promise<AddressInfo>;
+  /** Stops accepting, lets in-flight requests finish, closes sockets, then the database. */
+  close(): Promise<void>;
+}
+
+export async function createAppServer(options: AppServerOptions): Promise<AppServer> {
+  const { config, database } = options;
+  const development = !options.build;
+  const app = express();
+  const httpServer = http.createServer(app);
+  const io = new SocketServer(httpServer, { path: "/socket.io", serveClient: false });
+
+  let vite: ViteDevServer | undefined;
+  let getBuild: () => Promise<ServerBuild>;
+  if (options.build) {
+    const build = options.build;
+    getBuild = async () => build;
+  } else {
+    const { createServer } = await import("vite");
+    vite = await createServer({ server: { middlewareMode: true, hmr: { server: httpServer } } });
+    getBuild = () => vite!.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>;
+  }
+
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.TRUST_PROXY);
+  app.use(compression());
+  app.use(cspNonce);
+  app.use(securityHeaders({ development }));
+
+  app.get("/healthz", async (_req, res) => {
+    const up = await database.ping();
+    res.status(up ? 200 : 503).set("Cache-Control", "no-store").json({ ok: up, db: up ? "ok" : "unavailable" });
+  });
+
+  // The browser compares this with the build it runs to notice a new deployment (app/lib/build-version.ts).
+  app.get("/builds/latest", async (_req, res, next) => {
+    try {
+      const build = await getBuild();
+      res.set("Cache-Control", "no-store").json({ id: build.assets.version });
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  if (vite) {
+    app.use(vite.middlewares);
+  } else {
+    const clientDir = options.clientDir ?? path.resolve("build/client");
+    // Vite fingerprints everything under assets/: cache it for a year. Anything else may change between deploys.
+    app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", fallthrough: false }));
+    app.use(express.static(clientDir, { maxAge: "1h" }));
+  }
+
+  app.all(
+    "*",
+    createRequestHandler({
+      build: getBuild,
+      mode: development ? "development" : "production",
+      getLoadContext: (_req, res): AppLoadContext => ({
+        db: database.db,
+        io,
+        config,
+        cspNonce: res.locals.cspNonce,
+      }),
+    }),
+  );
+
+  // Last resort for failures outside Remix (its own errors render the app's error page).
+  app.use(((error, _req, res, next) => {
+    console.error("[server]", error);
+    if (res.headersSent) return next(error);
+    res.status(500).type("text/plain; charset=utf-8").send(messages.error.body);
+  }) satisfies express.ErrorRequestHandler);
+
+  let closing: Promise<void> | undefined;
+  const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 10_000;
+
+  return {
+    httpServer,
+    io,
+    listen(port, host) {
+      return new Promise((resolve, reject) => {
+        httpServer.once("error", reject);
+        httpServer.listen(port, host, () => {
+          httpServer.off("error", reject);
+          resolve(httpServer.address() as AddressInfo);
+        });
+      });
+    },
+    close() {
+      closing ??= (async () => {
+        const forceClose = setTimeout(() => httpServer.closeAllConnections(), shutdownTimeoutMs);
+        const drained = new Promise<void>((resolve) => {
+          if (!httpServer.listening) return resolve();
+          httpServer.close(() => resolve());
+        });
+        httpServer.closeIdleConnections();
+        // Disconnects every socket. It closes the HTTP server too, which is already closing.
+        await new Promise<void>((resolve) => io.close(() => resolve()));
+        await drained;
+        clearTimeout(forceClose);
+        await vite?.close();
+        await database.close();
+      })();
+      return closing;
+    },
+  };
+}

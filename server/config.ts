@@ -1,0 +1,72 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Every environment variable the server reads, validated once at start-up.
+ * The README's configuration table mirrors this schema.
+ */
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .url()
+    .refine((url) => /^postgres(ql)?:\/\//.test(url), "must be a postgres:// URL")
+    .optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  SEED: z.enum(["demo", "none"]).default("demo"),
+  TRUST_PROXY: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((value) => value === "true"),
+  HONEYPOT_SECRET: z.string().min(16).optional(),
+});
+
+/** Secrets that are generated into DATA_DIR/secrets.json when the environment leaves them unset. */
+const generatedSecrets = ["HONEYPOT_SECRET"] as const;
+type SecretName = (typeof generatedSecrets)[number];
+
+export type AppConfig = Omit<z.infer<typeof envSchema>, SecretName> & Record<SecretName, string>;
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export function parseEnv(env: NodeJS.ProcessEnv): z.infer<typeof envSchema> {
+  // An empty string means "unset", as it does in most .env tooling.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid environment configuration:\n${problems.join("\n")}`);
+  }
+  return result.data;
+}
+
+/** Reads the environment and fills unset secrets from (or into) DATA_DIR, so production needs no configuration. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = parseEnv(env);
+  const dataDir = path.resolve(parsed.DATA_DIR);
+  const missing = generatedSecrets.filter((name) => !parsed[name]);
+  const stored = missing.length > 0 ? readOrCreateSecrets(dataDir, missing) : {};
+  return { ...parsed, DATA_DIR: dataDir, ...stored } as AppConfig;
+}
+
+function readOrCreateSecrets(dataDir: string, names: readonly SecretName[]) {
+  const file = path.join(dataDir, "secrets.json");
+  let secrets: Partial<Record<SecretName, string>> = {};
+  if (fs.existsSync(file)) {
+    secrets = JSON.parse(fs.readFileSync(file, "utf8"));
+  }
+  const toCreate = names.filter((name) => !secrets[name]);
+  if (toCreate.length > 0) {
+    for (const name of toCreate) secrets[name] = randomBytes(32).toString("base64url");
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  }
+  return Object.fromEntries(names.map((name) => [name, secrets[name]!])) as Record<SecretName, string>;
+}

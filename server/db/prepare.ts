@@ -1,0 +1,26 @@
+import path from "node:path";
+import type { AppConfig } from "../config";
+import { openDatabase, type DatabaseHandle } from ".";
+import { migrateToLatest } from "./migrate";
+import { seedDemoData } from "./seed";
+
+/** Opens the configured database, applies pending migrations and seeds it if it was empty. */
+export async function prepareDatabase(config: AppConfig): Promise<DatabaseHandle> {
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: path.join(config.DATA_DIR, "pglite"),
+    poolMax: config.DATABASE_POOL_MAX,
+  });
+  try {
+    const { wasEmpty, applied } = await migrateToLatest(database.db);
+    if (applied.length > 0) console.log(`[db] applied ${applied.length} migration(s): ${applied.join(", ")}`);
+    if (wasEmpty && config.SEED === "demo") {
+      await seedDemoData(database.db);
+      console.log("[db] empty database: demo data added (SEED=none skips this)");
+    }
+    return database;
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,56 @@
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ServerBuild } from "@remix-run/node";
+import { createAppServer } from "./app";
+import { ConfigError, loadConfig, type AppConfig } from "./config";
+import { prepareDatabase } from "./db/prepare";
+
+async function main() {
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const database = await prepareDatabase(config);
+  const build =
+    config.NODE_ENV === "development"
+      ? undefined
+      : ((await import(pathToFileURL(path.resolve("build/server/index.js")).href)) as ServerBuild);
+  const server = await createAppServer({ config, database, build });
+  const address = await server.listen(config.PORT, config.HOST);
+  const host = config.HOST === "0.0.0.0" || config.HOST === "::" ? "localhost" : config.HOST;
+  console.log(`GamerMatch: http://${host}:${address.port} (${config.NODE_ENV}, ${database.engine})`);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      console.log(`[server] ${signal} again: exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    console.log(`[server] ${signal}: finishing requests and closing`);
+    server.close().then(
+      () => {
+        console.log("[server] closed");
+        process.exit(0);
+      },
+      (error) => {
+        console.error("[server] shutdown failed:", error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+main().catch((error) => {
+  console.error("[server] failed to start:", error);
+  process.exit(1);
+});

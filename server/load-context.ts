@@ -1,0 +1,19 @@
+import type { Server as SocketServer } from "socket.io";
+import type { AppConfig } from "./config";
+import type { Database } from "./db/schema";
+
+/** What every loader and action receives as `context`. Tests build their own. */
+export interface AppContext {
+  db: Database;
+  io: SocketServer;
+  config: AppConfig;
+  cspNonce: string;
+}
+
+declare module "@remix-run/server-runtime" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface AppLoadContext extends AppContext {}
+  interface Future {
+    v3_singleFetch: true;
+  }
+}

@@ -1,0 +1,45 @@
+import { randomBytes } from "node:crypto";
+import type { RequestHandler } from "express";
+import helmet from "helmet";
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Locals {
+      cspNonce: string;
+    }
+  }
+}
+
+/** A fresh nonce per response; the document's inline scripts carry it (see app/entry.server.tsx). */
+export const cspNonce: RequestHandler = (_req, res, next) => {
+  res.locals.cspNonce = randomBytes(16).toString("base64");
+  next();
+};
+
+/**
+ * Security headers with a Content-Security-Policy that allows no inline script without the nonce.
+ * Development relaxes only what Vite's dev client needs (injected styles, its HMR websocket).
+ */
+export function securityHeaders({ development }: { development: boolean }): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", (_req, res) => `'nonce-${(res as unknown as { locals: Express.Locals }).locals.cspNonce}'`],
+        "style-src": development ? ["'self'", "'unsafe-inline'"] : ["'self'"],
+        "img-src": ["'self'", "data:", "blob:"],
+        "font-src": ["'self'"],
+        "connect-src": development ? ["'self'", "ws:"] : ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+      },
+    },
+    // Pages embed nothing cross-origin; keep the default opener isolation but allow images from anywhere we list.
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+  });
+}
