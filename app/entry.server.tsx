@@ -1,4 +1,4 @@
-import { PassThrough } from "node:stream";
+import { Transform } from "node:stream";
 import { createReadableStreamFromReadable, type AppLoadContext, type EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
@@ -29,7 +29,7 @@ export default function handleRequest(
         nonce,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
-          const body = new PassThrough();
+          const body = stripTrailingNulBytes();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           resolve(
             new Response(createReadableStreamFromReadable(body), {
@@ -56,4 +56,19 @@ export default function handleRequest(
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
   console.error(error);
+}
+
+/**
+ * React 18's Node renderer flushes its whole 2 KB buffer when a multi-byte character (all of
+ * Japanese) does not fit at its end, so up to three NUL bytes end such a chunk (react#24985,
+ * fixed only in React 19 by react#26228). HTML never contains NUL: drop them per chunk.
+ */
+function stripTrailingNulBytes() {
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      let end = chunk.length;
+      while (end > 0 && chunk.length - end < 3 && chunk[end - 1] === 0) end--;
+      callback(null, end === chunk.length ? chunk : chunk.subarray(0, end));
+    },
+  });
 }

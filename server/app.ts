@@ -99,9 +99,13 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
 
   // Last resort for failures outside Remix (its own errors render the app's error page).
   app.use(((error, _req, res, next) => {
-    console.error("[server]", error);
     if (res.headersSent) return next(error);
-    res.status(500).type("text/plain; charset=utf-8").send(messages.error.body);
+    const status = Number(error?.status ?? error?.statusCode) || 500;
+    if (status >= 500) console.error("[server]", error);
+    res
+      .status(status)
+      .type("text/plain; charset=utf-8")
+      .send(status === 404 ? "Not Found" : messages.error.body);
   }) satisfies express.ErrorRequestHandler);
 
   let closing: Promise<void> | undefined;

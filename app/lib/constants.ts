@@ -25,3 +25,14 @@ export const INQUIRY_CATEGORIES = [
   { value: "other", label: "その他" },
 ] as const;
 export type InquiryCategory = (typeof INQUIRY_CATEGORIES)[number]["value"];
+
+/** The seven coin packages (SPEC §3; PRODUCT §4: ids 1–7 in this order, named `{coins}コイン`). Prices are yen, tax included. */
+export const COIN_PACKAGES = [
+  { id: 1, coins: 500, price: 540 },
+  { id: 2, coins: 1_000, price: 1_040 },
+  { id: 3, coins: 3_000, price: 3_040 },
+  { id: 4, coins: 5_000, price: 5_040 },
+  { id: 5, coins: 10_000, price: 9_940 },
+  { id: 6, coins: 20_000, price: 19_840 },
+  { id: 7, coins: 50_000, price: 48_540 },
+].map((pack) => ({ ...pack, name: `${pack.coins.toLocaleString("ja-JP")}コイン` }));

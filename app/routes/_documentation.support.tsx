@@ -1,23 +1,12 @@
 import type { ReactNode } from "react";
 import type { MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
+import { CoinPackageList } from "~/components/coin-package-list";
 import { pageMeta } from "~/lib/meta";
 
 export const meta: MetaFunction = () =>
   pageMeta("サポート", "GamerMatchの使い方、コイン、チケット・予約、チャット、トラブル時の対応についてのよくある質問です。");
 
-/** The coin packages on sale (SPEC §3), for the price answer. */
-const COIN_PACKAGES = [
-  { coins: 500, price: 540 },
-  { coins: 1_000, price: 1_040 },
-  { coins: 3_000, price: 3_040 },
-  { coins: 5_000, price: 5_040 },
-  { coins: 10_000, price: 9_940 },
-  { coins: 20_000, price: 19_840 },
-  { coins: 50_000, price: 48_540 },
-] as const;
-
-const formatNumber = (value: number) => value.toLocaleString("ja-JP");
 
 /** One question and its answer; a native disclosure, so it opens without JavaScript. */
 function Faq({ question, children }: { question: string; children: ReactNode }) {
@@ -81,7 +70,7 @@ export default function SupportPage() {
         </Faq>
         <Faq question="アップロードできる画像の条件はありますか？">
           <p>
-            JPEG・PNG・WebP・GIF 形式で、10MB以下の画像をアップロードできます。アップロードした画像は自動的に適切なサイズに縮小され、撮影場所などの付加情報（Exif情報）は削除されます。
+            JPEG・PNG・WebP・GIF形式で、10MB以下の画像をアップロードできます。アップロードした画像は自動的に適切なサイズに縮小され、撮影場所などの付加情報（Exif情報）は削除されます。
           </p>
         </Faq>
         <Faq question="退会したい場合はどうすればよいですか？">
@@ -100,13 +89,7 @@ export default function SupportPage() {
         </Faq>
         <Faq question="コインの価格を教えてください。">
           <p>次の7種類のパッケージをご用意しています（価格はすべて税込です）。</p>
-          <ul>
-            {COIN_PACKAGES.map((pack) => (
-              <li key={pack.coins}>
-                {formatNumber(pack.coins)}コイン：{formatNumber(pack.price)}円
-              </li>
-            ))}
-          </ul>
+          <CoinPackageList />
         </Faq>
         <Faq question="購入したコインは返金できますか？">
           <p>

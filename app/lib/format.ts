@@ -1,0 +1,2 @@
+/** `12,345`: integers (coins, yen) with Japanese digit grouping. */
+export const formatNumber = (value: number) => value.toLocaleString("ja-JP");

@@ -1,0 +1,109 @@
+import { sql } from "kysely";
+import { afterAll, describe, expect, it } from "vitest";
+import { migrations } from "../../migrations";
+import { migrateToLatest } from "../../server/db/migrate";
+import { seedDemoData } from "../../server/db/seed";
+import { createTestDatabase, type TestDatabase } from "../support/database";
+
+// PGlite always; PostgreSQL too when TEST_DATABASE_URL is set, so CI proves the same migrations on both.
+const engines = (["pglite", "postgres"] as const).filter((engine) => engine === "pglite" || process.env.TEST_DATABASE_URL);
+const opened: TestDatabase[] = [];
+afterAll(async () => {
+  await Promise.all(opened.map((database) => database.dispose()));
+});
+
+describe.each(engines)("on %s", (engine) => {
+  const open = async (options: Parameters<typeof createTestDatabase>[0] = {}) => {
+    const database = await createTestDatabase({ engine, ...options });
+    opened.push(database);
+    return database;
+  };
+
+  it("applies every migration to an empty database, then nothing twice", async () => {
+    const { db } = await open({ migrate: false });
+    const first = await migrateToLatest(db);
+    expect(first.wasEmpty).toBe(true);
+    expect(first.applied).toEqual(Object.keys(migrations));
+    const second = await migrateToLatest(db);
+    expect(second).toEqual({ wasEmpty: false, applied: [] });
+  });
+
+  it("seeds the demo games idempotently", async () => {
+    const { db } = await open();
+    await seedDemoData(db);
+    await seedDemoData(db);
+    const games = await db.selectFrom("games").select("slug").orderBy("sort_order").execute();
+    expect(games.map((game) => game.slug)).toEqual([
+      "apex-legends",
+      "valorant",
+      "splatoon-3",
+      "street-fighter-6",
+      "monster-hunter-wilds",
+      "pokemon-unite",
+      "fortnite",
+      "league-of-legends",
+    ]);
+  });
+
+  it("enforces the constraints in the database itself", async () => {
+    const { db } = await open();
+    await expect(
+      db.insertInto("games").values({ slug: "Not A Slug", name: "x", name_kana: "x" }).execute(),
+    ).rejects.toThrow();
+    await expect(
+      db.insertInto("inquiries").values({ name: "", email: "a@b.c", category: "other", body: "x" }).execute(),
+    ).rejects.toThrow();
+  });
+
+  it("reads bigint counts and timestamps the same way", async () => {
+    const { db } = await open({ seed: true });
+    const { n } = await db.selectFrom("games").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    expect(n).toBe(8);
+    const { created_at } = await db.selectFrom("games").select("created_at").executeTakeFirstOrThrow();
+    expect(created_at).toBeInstanceOf(Date);
+  });
+
+  it("keeps concurrent transactions apart", async () => {
+    const { db } = await open();
+    // Each transaction reads a counter, waits, and writes it back plus one. Run concurrently on a
+    // shared connection without isolation, the interleaved statements would lose updates.
+    await sql`create table counter (id int primary key, n int not null)`.execute(db);
+    await sql`insert into counter values (1, 0)`.execute(db);
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        db.transaction().execute(async (trx) => {
+          const { rows } = await sql<{ n: number }>`select n from counter where id = 1 for update`.execute(trx);
+          await new Promise((resolve) => setTimeout(resolve, 2));
+          await sql`update counter set n = ${rows[0]!.n + 1} where id = 1`.execute(trx);
+        }),
+      ),
+    );
+    const { rows } = await sql<{ n: number }>`select n from counter where id = 1`.execute(db);
+    expect(rows[0]!.n).toBe(20);
+  });
+
+  it("rolls a failed transaction back without touching other work", async () => {
+    const { db } = await open();
+    const failing = db.transaction().execute(async (trx) => {
+      await trx.insertInto("games").values({ slug: "rolled-back", name: "x", name_kana: "x" }).execute();
+      throw new Error("boom");
+    });
+    const other = db.insertInto("games").values({ slug: "kept", name: "y", name_kana: "y" }).execute();
+    await expect(failing).rejects.toThrow("boom");
+    await other;
+    const slugs = (await db.selectFrom("games").select("slug").execute()).map((game) => game.slug);
+    expect(slugs).toContain("kept");
+    expect(slugs).not.toContain("rolled-back");
+  });
+
+  it("migrates down to nothing and up again", async () => {
+    const { db } = await open();
+    const names = Object.keys(migrations).reverse();
+    for (const name of names) await migrations[name]!.down!(db);
+    const { rows } = await sql<{ n: number }>`
+      select count(*) as n from information_schema.tables
+      where table_schema = current_schema() and table_name in ('games', 'inquiries')`.execute(db);
+    expect(rows[0]!.n).toBe(0);
+    for (const name of [...names].reverse()) await migrations[name]!.up(db);
+  });
+});

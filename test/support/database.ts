@@ -1,0 +1,57 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { openDatabase, type DatabaseHandle } from "../../server/db";
+import { migrateToLatest } from "../../server/db/migrate";
+import { seedDemoData } from "../../server/db/seed";
+
+/** The engine the suite runs on: PostgreSQL when TEST_DATABASE_URL is set, else in-memory PGlite. */
+export const testEngine = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
+
+export interface TestDatabase extends DatabaseHandle {
+  /** Closes the connection and, on PostgreSQL, drops the database. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * A fresh, empty database of its own for one test file: a new PostgreSQL database on the
+ * TEST_DATABASE_URL server, or a new in-memory PGlite.
+ */
+export async function createTestDatabase({
+  engine = testEngine,
+  migrate = true,
+  seed = false,
+}: { engine?: "postgres" | "pglite"; migrate?: boolean; seed?: boolean } = {}): Promise<TestDatabase> {
+  let handle: DatabaseHandle;
+  let drop = async () => {};
+  if (engine === "postgres") {
+    const adminUrl = process.env.TEST_DATABASE_URL;
+    if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
+    const name = `gm_test_${randomBytes(6).toString("hex")}`;
+    await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    handle = await openDatabase({ url: url.toString(), poolMax: 5 });
+    drop = () => withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  } else {
+    handle = await openDatabase({ dataDir: "memory://" });
+  }
+  if (migrate) await migrateToLatest(handle.db);
+  if (seed) await seedDemoData(handle.db);
+  return {
+    ...handle,
+    async dispose() {
+      await handle.close();
+      await drop();
+    },
+  };
+}
+
+async function withAdmin(url: string, run: (client: pg.Client) => Promise<unknown>) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await run(client);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,53 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ServerBuild } from "@remix-run/node";
+import { createAppServer, type AppServer } from "../../server/app";
+import { loadConfig, type AppConfig } from "../../server/config";
+import { createTestDatabase, type TestDatabase } from "./database";
+
+const buildPath = path.resolve("build/server/index.js");
+
+export interface TestServer {
+  url: string;
+  database: TestDatabase;
+  server: AppServer;
+  config: AppConfig;
+  /** fetch against the server, with a path relative to it. Redirects are not followed. */
+  request(pathname: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the built app in this process on a free port with a fresh database of its own
+ * (see ./database.ts). Run `npm run build` first; `npm test` does.
+ */
+export async function startTestServer({ seed = true }: { seed?: boolean } = {}): Promise<TestServer> {
+  if (!fs.existsSync(buildPath)) throw new Error("No build found: run `npm run build` before the integration tests");
+  const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-test-"));
+  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, SEED: seed ? "demo" : "none" });
+  const database = await createTestDatabase({ seed });
+  const server = await createAppServer({
+    config,
+    database,
+    build,
+    clientDir: path.resolve("build/client"),
+    shutdownTimeoutMs: 2_000,
+  });
+  const { port } = await server.listen(0, "127.0.0.1");
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    database,
+    server,
+    config,
+    request: (pathname, init) => fetch(new URL(pathname, url), { redirect: "manual", ...init }),
+    async close() {
+      await server.close();
+      await database.dispose();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
