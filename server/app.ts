@@ -131,7 +131,8 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
           httpServer.close(() => resolve());
         });
         httpServer.closeIdleConnections();
-        // Disconnects every socket. It closes the HTTP server too, which is already closing.
+        // Closes every socket's transport, so clients reconnect by themselves (to another replica, or to
+        // this one once restarted). It closes the HTTP server too, which is already closing.
         await new Promise<void>((resolve) => io.close(() => resolve()));
         await drained;
         clearTimeout(forceClose);

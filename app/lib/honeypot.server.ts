@@ -6,8 +6,11 @@ export function honeypotFor(config: Pick<AppConfig, "HONEYPOT_SECRET">) {
   return new Honeypot({ encryptionSeed: config.HONEYPOT_SECRET });
 }
 
-/** Answers whether the form data fell into the trap (a bot filled the hidden field or forged the timestamp). */
+/** Answers whether the form data fell into the trap: hidden fields missing or filled, or a forged timestamp. */
 export function isSpam(honeypot: Honeypot, formData: FormData) {
+  // remix-utils skips its check when both fields are absent; a form we served always has them.
+  const { nameFieldName, validFromFieldName } = honeypot.getInputProps();
+  if (!formData.has(nameFieldName) || (validFromFieldName && !formData.has(validFromFieldName))) return true;
   try {
     honeypot.check(formData);
     return false;

@@ -72,6 +72,8 @@ describe("/inquiry as a plain HTML form", () => {
     expect(filled.status).toBe(400);
     const forged = await post({ name__confirm: "", from__confirm: "forged", ...valid });
     expect(forged.status).toBe(400);
+    const bare = await post(valid);
+    expect(bare.status).toBe(400);
     expect(await forged.text()).toContain("入力内容を確認してください");
     expect(await countInquiries()).toBe(before);
   });

@@ -1,0 +1,65 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig, parseEnv } from "../../server/config";
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-config-"));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("environment", () => {
+  it("has a default for everything", () => {
+    expect(parseEnv({})).toMatchObject({
+      NODE_ENV: "development",
+      PORT: 3000,
+      HOST: "0.0.0.0",
+      DATA_DIR: "./data",
+      SEED: "demo",
+      DATABASE_POOL_MAX: 10,
+      TRUST_PROXY: false,
+    });
+  });
+
+  it.each([
+    [{ PORT: "eighty" }, "PORT"],
+    [{ PORT: "70000" }, "PORT"],
+    [{ DATABASE_URL: "mysql://localhost/db" }, "DATABASE_URL"],
+    [{ SEED: "lots" }, "SEED"],
+    [{ NODE_ENV: "staging" }, "NODE_ENV"],
+    [{ HONEYPOT_SECRET: "short" }, "HONEYPOT_SECRET"],
+  ])("refuses %j naming %s", (env, name) => {
+    expect(() => parseEnv(env)).toThrow(ConfigError);
+    expect(() => parseEnv(env)).toThrow(new RegExp(`^Invalid environment configuration:\\n  ${name}: `));
+  });
+
+  it("treats an empty value as unset", () => {
+    const env = parseEnv({ DATABASE_URL: "", PORT: "" });
+    expect(env.PORT).toBe(3000);
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+});
+
+describe("secrets", () => {
+  it("generates unset secrets once into DATA_DIR and reuses them", () => {
+    const dir = tempDir();
+    const first = loadConfig({ DATA_DIR: dir });
+    expect(first.HONEYPOT_SECRET).toMatch(/^[\w-]{43}$/);
+    const file = path.join(dir, "secrets.json");
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(loadConfig({ DATA_DIR: dir }).HONEYPOT_SECRET).toBe(first.HONEYPOT_SECRET);
+  });
+
+  it("prefers a secret from the environment and writes nothing", () => {
+    const dir = tempDir();
+    const config = loadConfig({ DATA_DIR: dir, HONEYPOT_SECRET: "x".repeat(32) });
+    expect(config.HONEYPOT_SECRET).toBe("x".repeat(32));
+    expect(fs.existsSync(path.join(dir, "secrets.json"))).toBe(false);
+  });
+});
