@@ -54,7 +54,7 @@ export default defineConfig({
  * Remix reloads the page whenever a route module fails to import, with no limit: after a deploy that
  * removed an old chunk that is what we want, but a chunk that stays broken would reload forever.
  * This swaps Remix's bare reload for app/lib/chunk-reload.ts, which reloads once per path within
- * 10 seconds and otherwise rethrows to the error boundary (SPEC §2, §8).
+ * 10 seconds and otherwise rethrows the error to the error boundary (SPEC §2, §8).
  */
 function chunkReloadGuard(): Plugin {
   const target = /@remix-run[\\/]react[\\/]dist[\\/]esm[\\/]routeModules\.js$/;
@@ -68,8 +68,8 @@ function chunkReloadGuard(): Plugin {
       if (!bareReload.test(code)) {
         this.error("@remix-run/react changed its route module loader; update chunkReloadGuard in vite.config.ts");
       }
-      const patched = code.replace(bareReload, "return reloadOnceOrThrow(error);");
-      return { code: `import { reloadOnceOrThrow } from ${JSON.stringify(guard)};\n${patched}`, map: null };
+      const patched = code.replace(bareReload, "return handleRouteModuleError(error, route, routeModulesCache);");
+      return { code: `import { handleRouteModuleError } from ${JSON.stringify(guard)};\n${patched}`, map: null };
     },
   };
 }

@@ -32,11 +32,14 @@ type SecretName = (typeof generatedSecrets)[number];
 
 export type AppConfig = Omit<z.infer<typeof envSchema>, SecretName> & Record<SecretName, string>;
 
+/** An environment: process.env, or what a test passes. */
+export type Env = Record<string, string | undefined>;
+
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
-export function parseEnv(env: NodeJS.ProcessEnv): z.infer<typeof envSchema> {
+export function parseEnv(env: Env): z.infer<typeof envSchema> {
   // An empty string means "unset", as it does in most .env tooling.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
   const result = envSchema.safeParse(cleaned);
@@ -48,7 +51,7 @@ export function parseEnv(env: NodeJS.ProcessEnv): z.infer<typeof envSchema> {
 }
 
 /** Reads the environment and fills unset secrets from (or into) DATA_DIR, so production needs no configuration. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+export function loadConfig(env: Env = process.env): AppConfig {
   const parsed = parseEnv(env);
   const dataDir = path.resolve(parsed.DATA_DIR);
   const missing = generatedSecrets.filter((name) => !parsed[name]);

@@ -40,3 +40,25 @@ export function reloadOnceOrThrow(error: unknown, env?: ReloadEnvironment): Prom
   // The page is going away; never settle, so nothing renders half-loaded in the meantime.
   return new Promise<never>(() => {});
 }
+
+type RouteModules = Record<string, unknown>;
+
+/**
+ * What Remix's route module loader does when a route chunk fails (patched in vite.config.ts).
+ * When the failure is rethrown, the route gets a module whose component throws it: Remix reads
+ * route modules while rendering the document (meta, links) outside any error boundary, so a route
+ * left without a module would blank the page instead of showing the error page.
+ */
+export function handleRouteModuleError(error: unknown, route: { id: string }, routeModules: RouteModules) {
+  try {
+    return reloadOnceOrThrow(error);
+  } catch (rethrown) {
+    const failed = {
+      default: function RouteModuleFailed(): never {
+        throw rethrown;
+      },
+    };
+    routeModules[route.id] = failed;
+    return failed;
+  }
+}

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -7,7 +7,7 @@ import { io as connectSocket } from "socket.io-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { startTestServer } from "../support/server";
 
-const children: ChildProcess[] = [];
+const children: ChildProcessWithoutNullStreams[] = [];
 const dirs: string[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) child.kill("SIGKILL");
@@ -15,15 +15,15 @@ afterEach(() => {
 });
 
 /** Runs the built server (`npm start`'s command) with only the given environment. */
-function startBuilt(env: Record<string, string>) {
+function startBuilt(env: { NODE_ENV: "production" } & Record<string, string>) {
   const child = spawn(process.execPath, ["build/index.js"], {
     env: { PATH: process.env.PATH ?? "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: "pipe",
   });
   children.push(child);
   let output = "";
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const waitFor = async (pattern: RegExp, timeoutMs = 30_000) => {
     const deadline = Date.now() + timeoutMs;

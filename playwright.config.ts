@@ -1,0 +1,49 @@
+import fs from "node:fs";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+const dataDir = path.resolve(".cache/e2e-data");
+
+/** The machine's Chromium (CHROMIUM_PATH, else Debian's), else Playwright's own download. */
+function chromiumPath() {
+  const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium"].filter(Boolean) as string[];
+  return candidates.find((candidate) => fs.existsSync(candidate));
+}
+
+export default defineConfig({
+  testDir: "test/e2e",
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : undefined,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"], ["json", { outputFile: ".test-reports/e2e.json" }]],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    locale: "ja-JP",
+    timezoneId: "Asia/Tokyo",
+    trace: "retain-on-failure",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        launchOptions: {
+          executablePath: chromiumPath(),
+          args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+        },
+      },
+    },
+  ],
+  // The built server, as `npm start` runs it, on a fresh embedded database with demo data.
+  webServer: {
+    command: `rm -rf "${dataDir}" && node build/index.js`,
+    url: `http://127.0.0.1:${PORT}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: { NODE_ENV: "production", PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir },
+  },
+});

@@ -1,0 +1,71 @@
+import { expect, test, waitForHydration } from "./fixtures";
+
+const TITLE = / - GamerMatch - ゲーマーマッチングプラットフォーム$/;
+
+test("home introduces the product and lists the demo games", async ({ page }) => {
+  await page.goto("/");
+  await waitForHydration(page);
+  await expect(page).toHaveTitle("ホーム - GamerMatch - ゲーマーマッチングプラットフォーム");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("一緒に遊ぶ仲間が");
+  await expect(page.getByTestId("game-list").getByRole("listitem")).toHaveCount(8);
+  await expect(page.getByText("Apex Legends")).toBeVisible();
+});
+
+test("the support and legal pages are reachable from the footer", async ({ page }) => {
+  await page.goto("/");
+  await waitForHydration(page);
+  const footer = page.getByRole("contentinfo");
+  for (const [link, heading] of [
+    ["利用規約", "利用規約"],
+    ["プライバシーポリシー", "プライバシーポリシー"],
+    ["特定商取引法に基づく表記", "特定商取引法に基づく表記"],
+    ["よくある質問・サポート", "サポート"],
+  ] as const) {
+    await footer.getByRole("link", { name: link }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
+    await expect(page).toHaveTitle(TITLE);
+  }
+});
+
+test("an FAQ answer opens from the keyboard", async ({ page }) => {
+  await page.goto("/support");
+  const question = page.locator("summary").first();
+  await question.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.locator("details").first()).toHaveAttribute("open", "");
+});
+
+test("an unknown path shows the 404 page with status 404", async ({ page }) => {
+  const response = await page.goto("/no-such-page");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("ページが見つかりません");
+  await expect(page.getByText("Page not found: /no-such-page")).toBeVisible();
+  await expect(page).toHaveTitle("ページが見つかりません - GamerMatch - ゲーマーマッチングプラットフォーム");
+  await page.getByRole("link", { name: "トップページへ" }).click();
+  await expect(page).toHaveURL("/");
+});
+
+test("the back button of the error page goes home when there is no history", async ({ page }) => {
+  await page.goto("/no-such-page");
+  await waitForHydration(page);
+  await page.getByRole("button", { name: "前のページに戻る" }).click();
+  await expect(page).toHaveURL("/");
+});
+
+test("the back button of the error page goes back when there is history", async ({ page }) => {
+  await page.goto("/support");
+  await waitForHydration(page);
+  await page.evaluate(() => (window as unknown as { __remixRouter: { navigate(to: string): void } }).__remixRouter.navigate("/missing"));
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("ページが見つかりません");
+  await page.getByRole("button", { name: "前のページに戻る" }).click();
+  await expect(page).toHaveURL("/support");
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+  test("the home page fits the screen without sideways scrolling", async ({ page }) => {
+    await page.goto("/");
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+});

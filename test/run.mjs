@@ -1,0 +1,86 @@
+// `npm test`: typecheck, build, unit and integration tests (vitest), end-to-end tests (Playwright),
+// then one closing line counted from the runners' own JSON reports: `Tests: N passed, M failed`.
+// With TEST_DATABASE_URL set, the integration tests run twice: on PostgreSQL and on PGlite.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const reports = path.resolve(".test-reports");
+fs.rmSync(reports, { recursive: true, force: true });
+fs.mkdirSync(reports, { recursive: true });
+
+let passed = 0;
+let failed = 0;
+const notes = [];
+
+function run(label, command, args, env = process.env) {
+  console.log(`\n▶ ${label}: ${command} ${args.join(" ")}`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { stdio: "inherit", env });
+  console.log(`◀ ${label}: exit ${result.status} in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+  return result.status === 0;
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+function vitest(label, projects, env) {
+  const outputFile = path.join(reports, `vitest-${label}.json`);
+  const projectArgs = projects.flatMap((project) => ["--project", project]);
+  const ok = run(`vitest (${label})`, "npx", ["vitest", "run", ...projectArgs, "--reporter=default", "--reporter=json", `--outputFile=${outputFile}`], env);
+  const report = readJson(outputFile);
+  if (!report) {
+    failed += 1;
+    notes.push(`vitest (${label}) wrote no report`);
+    return;
+  }
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+  // A file that failed to load has no tests to count; count it once.
+  const brokenFiles = report.testResults.filter((file) => file.status === "failed" && file.assertionResults.length === 0).length;
+  failed += brokenFiles;
+  if (!ok && report.numFailedTests + brokenFiles === 0) {
+    failed += 1;
+    notes.push(`vitest (${label}) exited with an error`);
+  }
+}
+
+if (!run("typecheck", "npx", ["tsc", "--noEmit"])) {
+  failed += 1;
+  notes.push("typecheck failed");
+}
+
+if (!run("build", "npm", ["run", "build", "--silent"])) {
+  failed += 1;
+  notes.push("build failed: integration and end-to-end tests not run");
+} else {
+  const engine = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
+  vitest(engine, ["unit", "integration"], process.env);
+  if (process.env.TEST_DATABASE_URL) {
+    const { TEST_DATABASE_URL: _, ...pgliteEnv } = process.env;
+    vitest("pglite", ["integration"], pgliteEnv);
+  }
+
+  const e2eOk = run("playwright", "npx", ["playwright", "test"], { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: undefined });
+  const e2e = readJson(path.join(reports, "e2e.json"));
+  if (e2e?.stats) {
+    passed += e2e.stats.expected + e2e.stats.flaky;
+    failed += e2e.stats.unexpected;
+    if (!e2eOk && e2e.stats.unexpected === 0) {
+      failed += 1;
+      notes.push("playwright exited with an error");
+    }
+  } else {
+    failed += 1;
+    notes.push("playwright wrote no report");
+  }
+}
+
+for (const note of notes) console.log(`! ${note}`);
+console.log(`Tests: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
