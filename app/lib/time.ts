@@ -29,29 +29,20 @@ export function toTokyo(value: TimeInput): DateTime {
 
 const INVALID = "—";
 
+/** A formatter for a luxon pattern in Asia/Tokyo; a dash for what cannot be read. */
+const formatAs = (pattern: string) => (value: TimeInput) => {
+  const dateTime = toTokyo(value);
+  return dateTime.isValid ? dateTime.toFormat(pattern) : INVALID;
+};
+
 /** `2026/11/22 21:30` */
-export function formatDateTime(value: TimeInput) {
-  const dateTime = toTokyo(value);
-  return dateTime.isValid ? dateTime.toFormat("yyyy/LL/dd HH:mm") : INVALID;
-}
-
+export const formatDateTime = formatAs("yyyy/LL/dd HH:mm");
 /** `2026/11/22` */
-export function formatDate(value: TimeInput) {
-  const dateTime = toTokyo(value);
-  return dateTime.isValid ? dateTime.toFormat("yyyy/LL/dd") : INVALID;
-}
-
+export const formatDate = formatAs("yyyy/LL/dd");
 /** `21:30` */
-export function formatTime(value: TimeInput) {
-  const dateTime = toTokyo(value);
-  return dateTime.isValid ? dateTime.toFormat("HH:mm") : INVALID;
-}
-
+export const formatTime = formatAs("HH:mm");
 /** `11月22日(日)`: a day heading in schedules and chat. */
-export function formatDayHeading(value: TimeInput) {
-  const dateTime = toTokyo(value);
-  return dateTime.isValid ? dateTime.toFormat("M月d日(ccc)") : INVALID;
-}
+export const formatDayHeading = formatAs("M月d日(ccc)");
 
 /** `3分前`, `2日前`, `たった今`: falls back to the date after a week. */
 export function formatRelative(value: TimeInput, now: TimeInput = Date.now()) {

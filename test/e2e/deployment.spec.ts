@@ -1,9 +1,24 @@
+import type { Page } from "@playwright/test";
 import { documentWasReloaded, expect, markDocument, test, waitForHydration } from "./fixtures";
 
 // Remix logs the failed import before our guard decides what to do.
 test.use({ allowedConsoleError: /Error loading route module|Failed to fetch dynamically imported module|ERR_FAILED/ });
 
 const supportChunk = /\/assets\/_documentation\.support-[\w-]+\.js$/;
+
+/** Opens the home page, marks the document, and clicks the header's support link. */
+async function clickSupportFromHome(page: Page) {
+  await page.goto("/");
+  await waitForHydration(page);
+  await markDocument(page);
+  await page.getByRole("banner").getByRole("link", { name: "サポート" }).click();
+}
+
+/** Waits for the full page load the chunk guard triggers, and for the new document to hydrate. */
+async function waitForReload(page: Page) {
+  await page.waitForFunction(() => !(window as unknown as { __gmMarker?: boolean }).__gmMarker);
+  await waitForHydration(page);
+}
 
 test("a client-side navigation stays client-side while the build is current", async ({ page }) => {
   await page.goto("/");
@@ -34,12 +49,8 @@ test("a route chunk that fails to load reloads the page once", async ({ page }) 
     failures++;
     return route.abort();
   });
-  await page.goto("/");
-  await waitForHydration(page);
-  await markDocument(page);
-  await page.getByRole("banner").getByRole("link", { name: "サポート" }).click();
-  await page.waitForFunction(() => !(window as unknown as { __gmMarker?: boolean }).__gmMarker);
-  await waitForHydration(page);
+  await clickSupportFromHome(page);
+  await waitForReload(page);
   // The reloaded page has the new manifest; the link works now.
   await page.getByRole("banner").getByRole("link", { name: "サポート" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("サポート");
@@ -48,12 +59,8 @@ test("a route chunk that fails to load reloads the page once", async ({ page }) 
 
 test("a chunk that fails again within 10 seconds shows the error page instead of reloading forever", async ({ page }) => {
   await page.route(supportChunk, (route) => route.abort());
-  await page.goto("/");
-  await waitForHydration(page);
-  await markDocument(page);
-  await page.getByRole("banner").getByRole("link", { name: "サポート" }).click();
-  await page.waitForFunction(() => !(window as unknown as { __gmMarker?: boolean }).__gmMarker);
-  await waitForHydration(page);
+  await clickSupportFromHome(page);
+  await waitForReload(page);
   await markDocument(page);
   await page.getByRole("banner").getByRole("link", { name: "サポート" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("エラーが発生しました");
