@@ -11,6 +11,10 @@ export const SECONDS_TIMESTAMP_LIMIT = 1e12;
 
 /** A failed chunk load reloads a path at most once within this window (SPEC §9). */
 export const CHUNK_RELOAD_WINDOW_MS = 10_000;
+/** The API client tries a failed network request this many times in all, pausing 100 ms × attempt (SPEC §7, §9). */
+export const FETCH_RETRY_ATTEMPTS = 3;
+export const FETCH_RETRY_DELAY_MS = 100;
+
 /** How often an open tab asks whether a new build was deployed. */
 export const BUILD_CHECK_INTERVAL_MS = 5 * 60_000;
 

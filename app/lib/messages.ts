@@ -16,6 +16,11 @@ export const messages = {
     invalidChoice: "選択肢から選んでください",
     checkInput: "入力内容を確認してください",
   },
+  api: {
+    authRequired: "認証が必要です",
+    notFound: "リソースが見つかりません",
+    failed: "処理に失敗しました",
+  },
   inquiry: {
     sent: "お問い合わせを受け付けました。内容を確認のうえ、ご入力のメールアドレスへご連絡します。",
   },
