@@ -1,5 +1,6 @@
 import type { Migration } from "kysely";
 import * as m0001 from "./0001_platform";
+import * as m0002 from "./0002_accounts";
 
 /**
  * Every migration, in order. Migrations are imported statically so the bundled server, the
@@ -7,4 +8,5 @@ import * as m0001 from "./0001_platform";
  */
 export const migrations: Record<string, Migration> = {
   "0001_platform": m0001,
+  "0002_accounts": m0002,
 };

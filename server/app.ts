@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { createRequestHandler } from "@remix-run/express";
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import compression from "compression";
@@ -8,10 +9,11 @@ import express from "express";
 import { Server as SocketServer } from "socket.io";
 import type { ViteDevServer } from "vite";
 import { messages } from "../app/lib/messages";
+import { createAuthService, type RequestInfo } from "./auth/session";
 import type { AppConfig } from "./config";
 import type { DatabaseHandle } from "./db";
 import "./load-context";
-import { cspNonce, securityHeaders } from "./security";
+import { cspNonce, refuseCrossSiteWrites, securityHeaders } from "./security";
 
 export interface AppServerOptions {
   config: AppConfig;
@@ -53,16 +55,41 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
     getBuild = () => vite!.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>;
   }
 
+  const auth = await createAuthService({ config, db: database.db });
+  const requestInfo = (req: express.Request, res: express.Response): RequestInfo => ({
+    origin: `${req.protocol}://${req.get("host")}`,
+    cookieHeader: req.headers.cookie,
+    authorization: req.headers.authorization,
+    clientIp: req.ip ?? "unknown",
+    appendSetCookie: (value) => res.append("Set-Cookie", value),
+  });
+
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY);
   app.use(compression());
   app.use(cspNonce);
   app.use(securityHeaders({ development }));
+  app.use(refuseCrossSiteWrites);
 
   app.get("/healthz", async (_req, res) => {
     const up = await database.ping();
     res.status(up ? 200 : 503).set("Cache-Control", "no-store").json({ ok: up, db: up ? "ok" : "unavailable" });
   });
+
+  // The Supabase Auth endpoints supabase-js talks to, when the app is its own auth server (PRODUCT §3).
+  const { localAuth } = auth;
+  if (localAuth) {
+    app.use("/auth/v1", async (req, res, next) => {
+      try {
+        const response = await localAuth(toFetchRequest(req), { clientIp: req.ip ?? "unknown" });
+        res.status(response.status);
+        response.headers.forEach((value, key) => res.setHeader(key, value));
+        res.end(Buffer.from(await response.arrayBuffer()));
+      } catch (error) {
+        next(error);
+      }
+    });
+  }
 
   // The browser compares this with the build it runs to notice a new deployment (app/lib/build-version.ts).
   app.get("/builds/latest", async (_req, res, next) => {
@@ -88,11 +115,12 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
     createRequestHandler({
       build: getBuild,
       mode: development ? "development" : "production",
-      getLoadContext: (_req, res): AppLoadContext => ({
+      getLoadContext: (req, res): AppLoadContext => ({
         db: database.db,
         io,
         config,
         cspNonce: res.locals.cspNonce,
+        auth: auth.forRequest(requestInfo(req, res)),
       }),
     }),
   );
@@ -142,4 +170,16 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
       return closing;
     },
   };
+}
+
+/** An Express request as a Fetch API Request (for handlers written against web standards). */
+function toFetchRequest(req: express.Request): Request {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  const hasBody = req.method !== "GET" && req.method !== "HEAD";
+  return new Request(new URL(req.originalUrl, `${req.protocol}://${req.get("host")}`), {
+    method: req.method,
+    headers,
+    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: "half" } : {}),
+  } as RequestInit);
 }

@@ -24,13 +24,24 @@ const envSchema = z.object({
     .default("false")
     .transform((value) => value === "true"),
   HONEYPOT_SECRET: z.string().min(16).optional(),
+  SUPABASE_URL: z.string().url().optional(),
+  SUPABASE_ANON_KEY: z.string().min(20).optional(),
+  SUPABASE_JWT_SECRET: z.string().min(32).optional(),
+  ALLOW_DEMO_ACCOUNTS: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((value) => value === "true"),
 });
 
 /** Secrets that are generated into DATA_DIR/secrets.json when the environment leaves them unset. */
-const generatedSecrets = ["HONEYPOT_SECRET"] as const;
+const generatedSecrets = ["HONEYPOT_SECRET", "SUPABASE_JWT_SECRET"] as const;
 type SecretName = (typeof generatedSecrets)[number];
 
-export type AppConfig = Omit<z.infer<typeof envSchema>, SecretName> & Record<SecretName, string>;
+export type AppConfig = Omit<z.infer<typeof envSchema>, "HONEYPOT_SECRET"> & {
+  HONEYPOT_SECRET: string;
+  /** Always set in local auth mode; with hosted Supabase, unset means "verify with the project's JWKS". */
+  SUPABASE_JWT_SECRET?: string;
+};
 
 /** An environment: process.env, or what a test passes. */
 export type Env = Record<string, string | undefined>;
@@ -42,7 +53,12 @@ export class ConfigError extends Error {
 export function parseEnv(env: Env): z.infer<typeof envSchema> {
   // An empty string means "unset", as it does in most .env tooling.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
-  const result = envSchema.safeParse(cleaned);
+  const result = envSchema
+    .refine((env) => !env.SUPABASE_URL || env.SUPABASE_ANON_KEY, {
+      path: ["SUPABASE_ANON_KEY"],
+      message: "is required when SUPABASE_URL is set",
+    })
+    .safeParse(cleaned);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
     throw new ConfigError(`Invalid environment configuration:\n${problems.join("\n")}`);
@@ -54,12 +70,15 @@ export function parseEnv(env: Env): z.infer<typeof envSchema> {
 export function loadConfig(env: Env = process.env): AppConfig {
   const parsed = parseEnv(env);
   const dataDir = path.resolve(parsed.DATA_DIR);
-  const missing = generatedSecrets.filter((name) => !parsed[name]);
+  // The JWT secret is ours to generate only when we are the auth server.
+  const missing = generatedSecrets.filter(
+    (name) => !parsed[name] && !(name === "SUPABASE_JWT_SECRET" && parsed.SUPABASE_URL),
+  );
   const stored = missing.length > 0 ? readOrCreateSecrets(dataDir, missing) : {};
   return { ...parsed, DATA_DIR: dataDir, ...stored } as AppConfig;
 }
 
-function readOrCreateSecrets(dataDir: string, names: readonly SecretName[]) {
+function readOrCreateSecrets(dataDir: string, names: readonly SecretName[]): Partial<Record<SecretName, string>> {
   const file = path.join(dataDir, "secrets.json");
   let secrets: Partial<Record<SecretName, string>> = {};
   if (fs.existsSync(file)) {
@@ -71,5 +90,5 @@ function readOrCreateSecrets(dataDir: string, names: readonly SecretName[]) {
     fs.mkdirSync(dataDir, { recursive: true });
     fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   }
-  return Object.fromEntries(names.map((name) => [name, secrets[name]!])) as Record<SecretName, string>;
+  return Object.fromEntries(names.map((name) => [name, secrets[name]!]));
 }

@@ -1,4 +1,5 @@
 import type { Server as SocketServer } from "socket.io";
+import type { RequestAuth } from "./auth/session";
 import type { AppConfig } from "./config";
 import type { Database } from "./db/schema";
 
@@ -8,6 +9,8 @@ export interface AppContext {
   io: SocketServer;
   config: AppConfig;
   cspNonce: string;
+  /** The caller of this request (see server/auth/session.ts). */
+  auth: RequestAuth;
 }
 
 declare module "@remix-run/server-runtime" {

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { RequestHandler } from "express";
+import { messages } from "../app/lib/messages";
 import helmet from "helmet";
 
 declare global {
@@ -43,3 +44,20 @@ export function securityHeaders({ development }: { development: boolean }): Requ
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
   });
 }
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Refuses a state-changing request that a browser sent from another site (CSRF). Browsers say
+ * where a request comes from in Sec-Fetch-Site, and older ones in Origin; requests without
+ * either (server-to-server, supabase-js in Node, curl) carry no ambient cookies worth stealing.
+ */
+export const refuseCrossSiteWrites: RequestHandler = (req, res, next) => {
+  if (SAFE_METHODS.has(req.method)) return next();
+  const site = req.get("sec-fetch-site");
+  const origin = req.get("origin");
+  const sameOrigin = origin === undefined || origin === `${req.protocol}://${req.get("host")}`;
+  const crossSite = site ? site !== "same-origin" && site !== "none" : !sameOrigin;
+  if (!crossSite) return next();
+  res.status(403).json({ success: false, error: { code: "cross_origin", message: messages.auth.crossOrigin } });
+};

@@ -40,3 +40,16 @@ export const COIN_PACKAGES = [
   { id: 6, coins: 20_000, price: 19_840 },
   { id: 7, coins: 50_000, price: 48_540 },
 ].map((pack) => ({ ...pack, name: `${pack.coins.toLocaleString("ja-JP")}コイン` }));
+
+/** Accounts (PRODUCT §3, §4, §9). */
+export const ACCESS_TOKEN_TTL_SECONDS = 3600;
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 72;
+export const DISPLAY_NAME_MAX = 30;
+export const BIO_MAX = 500;
+export const GAME_RANK_MAX = 30;
+export const PROFILE_GAMES_MAX = 10;
+/** Failed sign-in attempts: 10 per 15 minutes, counted per IP address and per account. */
+export const SIGN_IN_RATE_LIMIT = { limit: 10, windowMs: 15 * 60_000 } as const;
+/** A spent refresh token presented again within this window (two tabs refreshing at once) gets the current session. */
+export const REFRESH_TOKEN_REUSE_INTERVAL_MS = 10_000;

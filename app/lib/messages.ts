@@ -21,6 +21,16 @@ export const messages = {
     notFound: "リソースが見つかりません",
     failed: "処理に失敗しました",
   },
+  auth: {
+    invalidCredentials: "メールアドレスまたはパスワードが正しくありません",
+    userExists: "このメールアドレスはすでに登録されています",
+    rateLimited: "ログインの試行回数が多すぎます。しばらくしてから再度お試しください。",
+    invalidSession: "認証状態が無効です。ページを再読み込みしてください。",
+    sessionExpired: "セッションの有効期限が切れました。再度ログインしてください。",
+    passwordTooShort: (min: number) => `パスワードは${min}文字以上で入力してください`,
+    crossOrigin: "このリクエストは受け付けられません",
+    failed: "処理に失敗しました。時間をおいて再度お試しください。",
+  },
   inquiry: {
     sent: "お問い合わせを受け付けました。内容を確認のうえ、ご入力のメールアドレスへご連絡します。",
   },

@@ -7,6 +7,13 @@ import type { ColumnType, Generated, Insertable, Kysely, Selectable } from "kyse
 export interface DB {
   games: GamesTable;
   inquiries: InquiriesTable;
+  auth_users: AuthUsersTable;
+  auth_sessions: AuthSessionsTable;
+  auth_refresh_tokens: AuthRefreshTokensTable;
+  rate_limit_events: RateLimitEventsTable;
+  users: UsersTable;
+  user_games: UserGamesTable;
+  subscriptions: SubscriptionsTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -27,6 +34,66 @@ export interface InquiriesTable {
   email: string;
   category: string;
   body: string;
+  created_at: CreatedAt;
+}
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface AuthUsersTable {
+  id: Generated<string>;
+  email: string;
+  password_hash: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  last_sign_in_at: Timestamp | null;
+}
+
+export interface AuthSessionsTable {
+  id: Generated<string>;
+  user_id: string;
+  created_at: CreatedAt;
+  refreshed_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  revoked_reason: string | null;
+}
+
+export interface AuthRefreshTokensTable {
+  id: Generated<number>;
+  token_hash: string;
+  session_id: string;
+  parent_id: number | null;
+  created_at: CreatedAt;
+  used_at: Timestamp | null;
+}
+
+export interface RateLimitEventsTable {
+  id: Generated<number>;
+  bucket: string;
+  created_at: CreatedAt;
+}
+
+export interface UsersTable {
+  id: string;
+  display_name: string;
+  avatar_url: string | null;
+  bio: ColumnType<string, string | undefined, string>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  last_seen_at: Timestamp | null;
+}
+
+export interface UserGamesTable {
+  user_id: string;
+  game_id: number;
+  rank: ColumnType<string, string | undefined, string>;
+}
+
+export interface SubscriptionsTable {
+  id: Generated<string>;
+  subscriber_id: string;
+  subscribee_id: string;
+  expires_at: Timestamp;
   created_at: CreatedAt;
 }
 

@@ -1,0 +1,50 @@
+import { sql } from "kysely";
+import type { Database } from "../../server/db/schema";
+
+/**
+ * Rate limits shared by every replica through the database: one row per counted event in a
+ * bucket (`sign-in:ip:…`, `chat:user:…`), pruned as it ages out of the window.
+ */
+interface Limit {
+  db: Database;
+  buckets: string[];
+  limit: number;
+  windowMs: number;
+}
+
+async function fullBuckets(executor: Database, { buckets, limit, windowMs }: Omit<Limit, "db">) {
+  const since = new Date(Date.now() - windowMs);
+  await executor.deleteFrom("rate_limit_events").where("bucket", "in", buckets).where("created_at", "<", since).execute();
+  const counts = await executor
+    .selectFrom("rate_limit_events")
+    .select(["bucket", (eb) => eb.fn.countAll<number>().as("n")])
+    .where("bucket", "in", buckets)
+    .groupBy("bucket")
+    .execute();
+  return counts.some((row) => row.n >= limit);
+}
+
+/** Whether any bucket is already at its limit (for limits that only count failures). */
+export async function isRateLimited({ db, ...limit }: Limit) {
+  return fullBuckets(db, limit);
+}
+
+/** Counts one event in each bucket. */
+export async function recordRateLimitEvent({ db, buckets }: { db: Database; buckets: string[] }) {
+  await db.insertInto("rate_limit_events").values(buckets.map((bucket) => ({ bucket }))).execute();
+}
+
+/**
+ * Counts one event in each bucket if all are under the limit, and answers whether it did. An
+ * advisory lock per bucket makes concurrent callers line up, so the limit is exact.
+ */
+export async function consumeRateLimit({ db, ...limit }: Limit): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    for (const bucket of [...limit.buckets].sort()) {
+      await sql`select pg_advisory_xact_lock(hashtext(${bucket}))`.execute(trx);
+    }
+    if (await fullBuckets(trx, limit)) return false;
+    await recordRateLimitEvent({ db: trx, buckets: limit.buckets });
+    return true;
+  });
+}

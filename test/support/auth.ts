@@ -1,0 +1,24 @@
+import { randomBytes } from "node:crypto";
+import { createClient } from "@supabase/supabase-js";
+import WebSocket from "ws";
+import { signAnonKey } from "../../server/auth/jwt";
+import type { TestServer } from "./server";
+
+/** supabase-js itself, pointed at the test server's local auth endpoints. */
+export async function supabaseFor(app: TestServer) {
+  return createClient(app.url, await signAnonKey(app.config.SUPABASE_JWT_SECRET!), {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime: { transport: WebSocket as never },
+  });
+}
+
+export const uniqueEmail = (prefix = "gamer") => `${prefix}-${randomBytes(5).toString("hex")}@example.jp`;
+export const PASSWORD = "correct-horse-42";
+
+/** Signs a new account up through supabase-js and answers its session. */
+export async function signUp(app: TestServer, email = uniqueEmail()) {
+  const supabase = await supabaseFor(app);
+  const { data, error } = await supabase.auth.signUp({ email, password: PASSWORD });
+  if (error || !data.session) throw error ?? new Error("no session");
+  return { supabase, session: data.session, email };
+}
