@@ -1,4 +1,4 @@
-import type { LinksFunction, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "./components/error-boundary";
@@ -8,12 +8,23 @@ import { PRODUCT_TAGLINE } from "./lib/constants";
 import { messages } from "./lib/messages";
 import { pageMeta } from "./lib/meta";
 import { useNonce } from "./lib/nonce";
+import { getProfile } from "./models/user.server";
 import appStyles from "./styles/app.css?url";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appStyles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
+
+/** Who is signed in, for the header; and where supabase-js in the browser finds the auth server. */
+export async function loader({ context }: LoaderFunctionArgs) {
+  const user = await context.auth.getUser();
+  const profile = user ? await getProfile({ db: context.db, userId: user.id }) : null;
+  return {
+    viewer: user ? { id: user.id, displayName: profile?.displayName ?? null } : null,
+    auth: context.auth.publicConfig,
+  };
+}
 
 /** Routes without a meta of their own (layouts, error boundaries) fall back to this one. */
 export const meta: MetaFunction = ({ error, matches }) => {

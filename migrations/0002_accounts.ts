@@ -7,6 +7,7 @@ export async function up(db: Kysely<any>) {
     .addColumn("id", "uuid", (col) => col.primaryKey().defaultTo(sql`gen_random_uuid()`))
     .addColumn("email", "text", (col) => col.notNull().unique().check(sql`email = lower(email)`))
     .addColumn("password_hash", "text", (col) => col.notNull())
+    .addColumn("user_metadata", "jsonb", (col) => col.notNull().defaultTo(sql`'{}'::jsonb`))
     .addColumn("created_at", "timestamptz", (col) => col.notNull().defaultTo(sql`now()`))
     .addColumn("updated_at", "timestamptz", (col) => col.notNull().defaultTo(sql`now()`))
     .addColumn("last_sign_in_at", "timestamptz")

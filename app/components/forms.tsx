@@ -7,6 +7,9 @@ import {
 import type { HoneypotInputProps } from "remix-utils/honeypot/server";
 
 type Errors = string[] | undefined;
+// Display components take any field; the form's schema already typed its value.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyField = FieldMetadata<any, any, string[]>;
 
 export function ErrorList({ id, errors }: { id?: string; errors: Errors }) {
   if (!errors?.length) return null;
@@ -25,7 +28,7 @@ interface FieldProps<Meta> {
   hint?: string;
 }
 
-function FieldFrame({ meta, label, hint, children }: FieldProps<FieldMetadata<string>> & { children: React.ReactNode }) {
+function FieldFrame({ meta, label, hint, children }: FieldProps<AnyField> & { children: React.ReactNode }) {
   return (
     <div>
       <label htmlFor={meta.id} className="field-label">
@@ -49,7 +52,7 @@ export function TextField({
   hint,
   type = "text",
   autoComplete,
-}: FieldProps<FieldMetadata<string>> & { type?: "text" | "email"; autoComplete?: string }) {
+}: FieldProps<AnyField> & { type?: "text" | "email" | "password" | "url"; autoComplete?: string }) {
   return (
     <FieldFrame meta={meta} label={label} hint={hint}>
       <input {...getInputProps(meta, { type, ariaDescribedBy: hint ? meta.descriptionId : undefined })} autoComplete={autoComplete} className="field-input" />
@@ -57,7 +60,7 @@ export function TextField({
   );
 }
 
-export function TextareaField({ meta, label, hint, rows = 6 }: FieldProps<FieldMetadata<string>> & { rows?: number }) {
+export function TextareaField({ meta, label, hint, rows = 6 }: FieldProps<AnyField> & { rows?: number }) {
   return (
     <FieldFrame meta={meta} label={label} hint={hint}>
       <textarea {...getTextareaProps(meta, { ariaDescribedBy: hint ? meta.descriptionId : undefined })} rows={rows} className="field-input" />
@@ -71,7 +74,7 @@ export function SelectField({
   hint,
   options,
   placeholder = "選択してください",
-}: FieldProps<FieldMetadata<string>> & { options: ReadonlyArray<{ value: string; label: string }>; placeholder?: string }) {
+}: FieldProps<AnyField> & { options: ReadonlyArray<{ value: string; label: string }>; placeholder?: string }) {
   return (
     <FieldFrame meta={meta} label={label} hint={hint}>
       <select {...getSelectProps(meta, { ariaDescribedBy: hint ? meta.descriptionId : undefined })} className="field-input">

@@ -1,32 +1,54 @@
-import { Link, NavLink } from "@remix-run/react";
+import { Form, Link, NavLink, useRouteLoaderData } from "@remix-run/react";
 import { PRODUCT_NAME } from "~/lib/constants";
+import type { loader as rootLoader } from "~/root";
 
 const navItems = [
   { to: "/", label: "ホーム", end: true },
   { to: "/support", label: "サポート", end: false },
 ];
 
+const navClass = ({ isActive }: { isActive: boolean }) =>
+  `rounded-md px-3 py-2 font-medium ${isActive ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100"}`;
+
 export function SiteHeader() {
+  // Absent when the root loader itself failed (the error page still gets a header).
+  const viewer = useRouteLoaderData<typeof rootLoader>("root")?.viewer ?? null;
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
-      <div className="mx-auto flex h-14 max-w-6xl items-center gap-6 px-4">
+      <div className="mx-auto flex h-14 max-w-6xl items-center gap-4 px-4">
         <Link to="/" className="text-lg font-extrabold tracking-tight text-brand-700" aria-label={`${PRODUCT_NAME} ホーム`}>
           {PRODUCT_NAME}
         </Link>
         <nav aria-label="メインメニュー" className="flex items-center gap-1 text-sm">
           {navItems.map((item) => (
-            <NavLink
-              key={item.to}
-              to={item.to}
-              end={item.end}
-              className={({ isActive }) =>
-                `rounded-md px-3 py-2 font-medium ${isActive ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100"}`
-              }
-            >
+            <NavLink key={item.to} to={item.to} end={item.end} className={navClass}>
               {item.label}
             </NavLink>
           ))}
         </nav>
+        <div className="ml-auto flex items-center gap-1 text-sm">
+          {viewer ? (
+            <>
+              <NavLink to="/mypage" className={navClass}>
+                マイページ
+              </NavLink>
+              <Form method="post" action="/logout">
+                <button type="submit" className="rounded-md px-3 py-2 font-medium text-slate-600 hover:bg-slate-100">
+                  ログアウト
+                </button>
+              </Form>
+            </>
+          ) : (
+            <>
+              <NavLink to="/login" className={navClass}>
+                ログイン
+              </NavLink>
+              <Link to="/signup" className="btn-primary min-h-9 px-3">
+                新規登録
+              </Link>
+            </>
+          )}
+        </div>
       </div>
     </header>
   );

@@ -15,6 +15,9 @@ export const messages = {
     maxLength: (max: number) => `${max}文字以内で入力してください`,
     invalidChoice: "選択肢から選んでください",
     checkInput: "入力内容を確認してください",
+    url: "URLの形式が正しくありません",
+    tooMany: (max: number) => `${max}件まで選べます`,
+    unknownGame: "選択できないゲームが含まれています",
   },
   api: {
     authRequired: "認証が必要です",
@@ -30,6 +33,10 @@ export const messages = {
     passwordTooShort: (min: number) => `パスワードは${min}文字以上で入力してください`,
     crossOrigin: "このリクエストは受け付けられません",
     failed: "処理に失敗しました。時間をおいて再度お試しください。",
+  },
+  profile: {
+    saved: "プロフィールを保存しました",
+    notSetUp: "プロフィールが未設定です",
   },
   inquiry: {
     sent: "お問い合わせを受け付けました。内容を確認のうえ、ご入力のメールアドレスへご連絡します。",

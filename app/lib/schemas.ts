@@ -1,5 +1,16 @@
 import { z } from "zod";
-import { INQUIRY_BODY_MAX, INQUIRY_CATEGORIES, INQUIRY_NAME_MAX, type InquiryCategory } from "./constants";
+import {
+  BIO_MAX,
+  DISPLAY_NAME_MAX,
+  GAME_RANK_MAX,
+  INQUIRY_BODY_MAX,
+  INQUIRY_CATEGORIES,
+  INQUIRY_NAME_MAX,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  PROFILE_GAMES_MAX,
+  type InquiryCategory,
+} from "./constants";
 import { messages } from "./messages";
 
 /** Zod schemas shared by form actions, JSON routes and the browser (Conform validates with the same ones). */
@@ -32,3 +43,50 @@ export const inquirySchema = z.object({
   body: requiredText(INQUIRY_BODY_MAX),
 });
 export type InquiryInput = z.infer<typeof inquirySchema>;
+
+export const loginSchema = z.object({
+  email: z
+    .string({ required_error: messages.validation.required })
+    .trim()
+    .min(1, messages.validation.required)
+    .email(messages.validation.email),
+  password: z.string({ required_error: messages.validation.required }).min(1, messages.validation.required),
+  redirectTo: z.string().optional(),
+});
+
+export const signupSchema = loginSchema.extend({
+  password: z
+    .string({ required_error: messages.validation.required })
+    .min(PASSWORD_MIN_LENGTH, messages.auth.passwordTooShort(PASSWORD_MIN_LENGTH))
+    .max(PASSWORD_MAX_LENGTH, messages.validation.maxLength(PASSWORD_MAX_LENGTH)),
+});
+
+/** A profile (POST /api/user/profile and /mypage/gamer-edit). Games are the ones ticked, each with an optional rank. */
+export const profileSchema = z.object({
+  displayName: requiredText(DISPLAY_NAME_MAX),
+  bio: z.string().trim().max(BIO_MAX, messages.validation.maxLength(BIO_MAX)).optional().default(""),
+  avatarUrl: z
+    .string()
+    .trim()
+    .url(messages.validation.url)
+    .refine((url) => /^https?:\/\//.test(url), messages.validation.url)
+    .optional(),
+  games: z
+    .array(
+      z
+        .object({
+          slug: z.string().trim().optional(),
+          rank: z.string().trim().max(GAME_RANK_MAX, messages.validation.maxLength(GAME_RANK_MAX)).optional(),
+        })
+        .optional(),
+    )
+    .optional()
+    .transform((games) =>
+      (games ?? [])
+        .filter((game): game is { slug: string; rank?: string } => !!game?.slug)
+        .map((game) => ({ slug: game.slug, rank: game.rank ?? "" })),
+    )
+    .refine((games) => games.length <= PROFILE_GAMES_MAX, messages.validation.tooMany(PROFILE_GAMES_MAX))
+    .refine((games) => new Set(games.map((game) => game.slug)).size === games.length, messages.validation.checkInput),
+});
+export type ProfileInput = z.infer<typeof profileSchema>;

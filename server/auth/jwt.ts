@@ -20,6 +20,7 @@ export async function signAccessToken({
   userId,
   email,
   sessionId,
+  userMetadata = {},
   now = Date.now(),
 }: {
   secret: string;
@@ -27,6 +28,7 @@ export async function signAccessToken({
   userId: string;
   email: string;
   sessionId: string;
+  userMetadata?: Record<string, unknown>;
   now?: number;
 }) {
   const iat = Math.floor(now / 1000);
@@ -38,7 +40,7 @@ export async function signAccessToken({
     aal: "aal1",
     amr: [{ method: "password", timestamp: iat }],
     app_metadata: { provider: "email", providers: ["email"] },
-    user_metadata: {},
+    user_metadata: userMetadata,
     is_anonymous: false,
   })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })

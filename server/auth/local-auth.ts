@@ -18,6 +18,7 @@ export type LocalAuthHandler = (request: Request, info: { clientIp: string }) =>
 interface AuthUserRow {
   id: string;
   email: string;
+  user_metadata: Record<string, unknown>;
   created_at: Date;
   updated_at: Date;
   last_sign_in_at: Date | null;
@@ -32,6 +33,9 @@ class AuthError extends Error {
     super(message);
   }
 }
+
+/** user_metadata (signUp's `options.data`) rides in every token and cookie: keep it small. */
+const USER_METADATA_MAX_BYTES = 8 * 1024;
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", "Cache-Control": "no-store" } });
@@ -52,7 +56,7 @@ function toGoTrueUser(user: AuthUserRow) {
     confirmed_at: created,
     last_sign_in_at: user.last_sign_in_at?.toISOString() ?? null,
     app_metadata: { provider: "email", providers: ["email"] },
-    user_metadata: {},
+    user_metadata: user.user_metadata,
     identities: [],
     created_at: created,
     updated_at: user.updated_at.toISOString(),
@@ -69,7 +73,14 @@ export function createLocalAuthHandler({ db, jwtSecret }: { db: Database; jwtSec
       .insertInto("auth_refresh_tokens")
       .values({ token_hash: sha256(refreshToken), session_id: sessionId, parent_id: parentId })
       .execute();
-    const { token, expiresAt } = await signAccessToken({ secret: jwtSecret, issuer, userId: user.id, email: user.email, sessionId });
+    const { token, expiresAt } = await signAccessToken({
+      secret: jwtSecret,
+      issuer,
+      userId: user.id,
+      email: user.email,
+      sessionId,
+      userMetadata: user.user_metadata,
+    });
     return {
       access_token: token,
       token_type: "bearer",
@@ -86,7 +97,7 @@ export function createLocalAuthHandler({ db, jwtSecret }: { db: Database; jwtSec
         .updateTable("auth_users")
         .set({ last_sign_in_at: sql<Date>`now()` })
         .where("id", "=", user.id)
-        .returning(["id", "email", "created_at", "updated_at", "last_sign_in_at"])
+        .returning(["id", "email", "user_metadata", "created_at", "updated_at", "last_sign_in_at"])
         .executeTakeFirstOrThrow();
       const session = await trx.insertInto("auth_sessions").values({ user_id: user.id }).returning("id").executeTakeFirstOrThrow();
       return issueSession(signedIn, session.id, issuer, null, trx);
@@ -94,26 +105,28 @@ export function createLocalAuthHandler({ db, jwtSecret }: { db: Database; jwtSec
   }
 
   async function readCredentials(request: Request) {
-    const body = (await request.json().catch(() => ({}))) as { email?: unknown; password?: unknown };
+    const body = (await request.json().catch(() => ({}))) as { email?: unknown; password?: unknown; data?: unknown };
     const email = typeof body.email === "string" ? body.email.trim().toLowerCase() : "";
     const password = typeof body.password === "string" ? body.password : "";
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) {
       throw new AuthError(400, "validation_failed", messages.validation.email);
     }
-    return { email, password };
+    const data = body.data && typeof body.data === "object" && !Array.isArray(body.data) ? body.data : {};
+    if (JSON.stringify(data).length > USER_METADATA_MAX_BYTES) throw new AuthError(400, "validation_failed", messages.validation.checkInput);
+    return { email, password, data };
   }
 
   async function signup(request: Request, issuer: string) {
-    const { email, password } = await readCredentials(request);
+    const { email, password, data } = await readCredentials(request);
     if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
       throw new AuthError(422, "validation_failed", messages.auth.passwordTooShort(PASSWORD_MIN_LENGTH));
     }
     const passwordHash = await hashPassword(password);
     const user = await db
       .insertInto("auth_users")
-      .values({ email, password_hash: passwordHash })
+      .values({ email, password_hash: passwordHash, user_metadata: JSON.stringify(data) })
       .onConflict((oc) => oc.column("email").doNothing())
-      .returning(["id", "email", "created_at", "updated_at", "last_sign_in_at"])
+      .returning(["id", "email", "user_metadata", "created_at", "updated_at", "last_sign_in_at"])
       .executeTakeFirst();
     if (!user) throw new AuthError(422, "user_already_exists", messages.auth.userExists);
     return json(await startSession(user, issuer));
@@ -128,7 +141,7 @@ export function createLocalAuthHandler({ db, jwtSecret }: { db: Database; jwtSec
     }
     const user = await db
       .selectFrom("auth_users")
-      .select(["id", "email", "password_hash", "created_at", "updated_at", "last_sign_in_at"])
+      .select(["id", "email", "user_metadata", "password_hash", "created_at", "updated_at", "last_sign_in_at"])
       .where("email", "=", email)
       .executeTakeFirst();
     // Hash even for an unknown account, so timing does not tell which emails exist.
@@ -148,12 +161,12 @@ export function createLocalAuthHandler({ db, jwtSecret }: { db: Database; jwtSec
         .selectFrom("auth_refresh_tokens as t")
         .innerJoin("auth_sessions as s", "s.id", "t.session_id")
         .innerJoin("auth_users as u", "u.id", "s.user_id")
-        .select(["t.id", "t.used_at", "t.session_id", "s.revoked_at", "u.id as user_id", "u.email", "u.created_at", "u.updated_at", "u.last_sign_in_at"])
+        .select(["t.id", "t.used_at", "t.session_id", "s.revoked_at", "u.id as user_id", "u.email", "u.user_metadata", "u.created_at", "u.updated_at", "u.last_sign_in_at"])
         .where("t.token_hash", "=", sha256(presented))
         .forUpdate("t")
         .executeTakeFirst();
       if (!token || token.revoked_at) return { error: "invalid" as const };
-      const user = { id: token.user_id, email: token.email, created_at: token.created_at, updated_at: token.updated_at, last_sign_in_at: token.last_sign_in_at };
+      const user = { id: token.user_id, email: token.email, user_metadata: token.user_metadata, created_at: token.created_at, updated_at: token.updated_at, last_sign_in_at: token.last_sign_in_at };
       if (token.used_at) {
         // A spent token again. Within a few seconds it is two tabs racing; else a stolen token: end the session.
         const child = await trx
@@ -192,7 +205,7 @@ export function createLocalAuthHandler({ db, jwtSecret }: { db: Database; jwtSec
     const row = await db
       .selectFrom("auth_sessions as s")
       .innerJoin("auth_users as u", "u.id", "s.user_id")
-      .select(["s.revoked_at", "u.id", "u.email", "u.created_at", "u.updated_at", "u.last_sign_in_at"])
+      .select(["s.revoked_at", "u.id", "u.email", "u.user_metadata", "u.created_at", "u.updated_at", "u.last_sign_in_at"])
       .where("s.id", "=", claims.session_id)
       .where("u.id", "=", claims.sub)
       .executeTakeFirst();

@@ -44,6 +44,7 @@ export interface AuthUsersTable {
   id: Generated<string>;
   email: string;
   password_hash: string;
+  user_metadata: ColumnType<Record<string, unknown>, string | undefined, string>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
   last_sign_in_at: Timestamp | null;

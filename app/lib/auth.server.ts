@@ -1,0 +1,33 @@
+import { redirect, type AppLoadContext } from "@remix-run/node";
+import { safeRedirect } from "remix-utils/safe-redirect";
+import { getProfile } from "~/models/user.server";
+
+/** `/login?redirectTo=<the path asked for>` */
+export function loginPath(request: Request) {
+  const { pathname, search } = new URL(request.url);
+  return `/login?${new URLSearchParams({ redirectTo: pathname + search })}`;
+}
+
+/**
+ * The guard named `auth` (SPEC §2): the signed-in caller, or a redirect to the login page that
+ * comes back here afterwards.
+ */
+export async function requireUser(request: Request, context: AppLoadContext) {
+  const user = await context.auth.getUser();
+  if (!user) throw redirect(loginPath(request));
+  return user;
+}
+
+/** `auth` plus a profile: a signed-in user without one is sent to set it up first (PRODUCT §1). */
+export async function requireProfile(request: Request, context: AppLoadContext) {
+  const user = await requireUser(request, context);
+  const profile = await getProfile({ db: context.db, userId: user.id });
+  if (!profile) {
+    const { pathname, search } = new URL(request.url);
+    throw redirect(`/mypage/gamer-edit?${new URLSearchParams({ redirectTo: pathname + search })}`);
+  }
+  return { user, profile };
+}
+
+/** Where to go after signing in: a same-site path only, else the hub. */
+export const afterSignIn = (redirectTo: string | null | undefined) => safeRedirect(redirectTo, "/mypage");

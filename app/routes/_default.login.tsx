@@ -1,0 +1,57 @@
+import { parseWithZod } from "@conform-to/zod";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useSearchParams } from "@remix-run/react";
+import { CredentialsForm } from "~/components/credentials-form";
+import { afterSignIn } from "~/lib/auth.server";
+import { messages } from "~/lib/messages";
+import { pageMeta } from "~/lib/meta";
+import { loginSchema } from "~/lib/schemas";
+
+export const meta: MetaFunction = () => pageMeta("ログイン");
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  // Already signed in: nothing to do here.
+  if (await context.auth.getUser()) throw redirect(afterSignIn(new URL(request.url).searchParams.get("redirectTo")));
+  return null;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: loginSchema });
+  if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+  const { email, password, redirectTo } = submission.value;
+  const { error } = await context.auth.supabase().auth.signInWithPassword({ email, password });
+  if (error) {
+    const status = error.status === 429 ? 429 : 400;
+    const message = error.status && error.status < 500 ? error.message : messages.auth.failed;
+    return data({ result: submission.reply({ formErrors: [message], hideFields: ["password"] }) }, { status });
+  }
+  // The session cookies were written on this response by @supabase/ssr.
+  throw redirect(afterSignIn(redirectTo));
+}
+
+export default function LoginPage() {
+  const lastResult = useActionData<typeof action>()?.result;
+  const [searchParams] = useSearchParams();
+  const redirectTo = searchParams.get("redirectTo");
+  return (
+    <section className="mx-auto max-w-md rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8" aria-labelledby="login-title">
+      <h1 id="login-title" className="mb-6 text-2xl font-bold">
+        ログイン
+      </h1>
+      <CredentialsForm
+        id="login"
+        schema={loginSchema}
+        lastResult={lastResult}
+        redirectTo={redirectTo}
+        submitLabel="ログイン"
+        passwordAutoComplete="current-password"
+      />
+      <p className="mt-6 text-center text-sm text-slate-600">
+        アカウントをお持ちでない方は{" "}
+        <Link to={redirectTo ? `/signup?${new URLSearchParams({ redirectTo })}` : "/signup"} className="text-brand-600 underline">
+          新規登録
+        </Link>
+      </p>
+    </section>
+  );
+}

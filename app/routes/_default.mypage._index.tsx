@@ -1,0 +1,51 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { requireProfile } from "~/lib/auth.server";
+import { pageMeta } from "~/lib/meta";
+
+export const meta: MetaFunction = () => pageMeta("マイページ");
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { profile } = await requireProfile(request, context);
+  return { profile };
+}
+
+// Only destinations that exist; later features add theirs (schedule, footprints, ticket registration).
+const links = [
+  { to: "/mypage/gamer-edit", title: "プロフィール編集", body: "表示名・自己紹介・遊んでいるゲーム" },
+  { to: "/settings", title: "設定", body: "アカウントの設定" },
+];
+
+export default function MyPage() {
+  const { profile } = useLoaderData<typeof loader>();
+  return (
+    <section aria-labelledby="mypage-title" className="space-y-6">
+      <div>
+        <h1 id="mypage-title" className="text-2xl font-bold">
+          マイページ
+        </h1>
+        <p className="mt-1 text-slate-600">ようこそ、{profile.displayName}さん</p>
+      </div>
+      {profile.games.length ? (
+        <ul className="flex flex-wrap gap-2" aria-label="遊んでいるゲーム">
+          {profile.games.map((game) => (
+            <li key={game.slug} className="rounded-full bg-brand-50 px-3 py-1 text-sm text-brand-700">
+              {game.name}
+              {game.rank ? `（${game.rank}）` : ""}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <ul className="grid gap-3 sm:grid-cols-2">
+        {links.map((link) => (
+          <li key={link.to}>
+            <Link to={link.to} className="block rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200 hover:ring-brand-500">
+              <span className="font-bold text-brand-700">{link.title}</span>
+              <span className="mt-1 block text-sm text-slate-600">{link.body}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,61 @@
+import { parseWithZod } from "@conform-to/zod";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useSearchParams } from "@remix-run/react";
+import { CredentialsForm } from "~/components/credentials-form";
+import { afterSignIn } from "~/lib/auth.server";
+import { PASSWORD_MIN_LENGTH } from "~/lib/constants";
+import { messages } from "~/lib/messages";
+import { pageMeta } from "~/lib/meta";
+import { signupSchema } from "~/lib/schemas";
+
+export const meta: MetaFunction = () => pageMeta("新規登録");
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  if (await context.auth.getUser()) throw redirect(afterSignIn(new URL(request.url).searchParams.get("redirectTo")));
+  return null;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: signupSchema });
+  if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+  const { email, password, redirectTo } = submission.value;
+  const { error } = await context.auth.supabase().auth.signUp({ email, password });
+  if (error) {
+    const message = error.status && error.status < 500 ? error.message : messages.auth.failed;
+    return data({ result: submission.reply({ formErrors: [message], hideFields: ["password"] }) }, { status: 400 });
+  }
+  // A new account has no profile yet: set it up, then go where the visitor was headed.
+  throw redirect(`/mypage/gamer-edit?${new URLSearchParams({ redirectTo: afterSignIn(redirectTo) })}`);
+}
+
+export default function SignupPage() {
+  const lastResult = useActionData<typeof action>()?.result;
+  const [searchParams] = useSearchParams();
+  const redirectTo = searchParams.get("redirectTo");
+  return (
+    <section className="mx-auto max-w-md rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8" aria-labelledby="signup-title">
+      <h1 id="signup-title" className="mb-6 text-2xl font-bold">
+        新規登録
+      </h1>
+      <CredentialsForm
+        id="signup"
+        schema={signupSchema}
+        lastResult={lastResult}
+        redirectTo={redirectTo}
+        submitLabel="登録する"
+        passwordHint={`${PASSWORD_MIN_LENGTH}文字以上`}
+        passwordAutoComplete="new-password"
+      />
+      <p className="mt-4 text-xs text-slate-500">
+        登録すると<Link to="/terms" className="underline">利用規約</Link>と
+        <Link to="/privacy" className="underline">プライバシーポリシー</Link>に同意したものとみなされます。
+      </p>
+      <p className="mt-6 text-center text-sm text-slate-600">
+        すでにアカウントをお持ちの方は{" "}
+        <Link to={redirectTo ? `/login?${new URLSearchParams({ redirectTo })}` : "/login"} className="text-brand-600 underline">
+          ログイン
+        </Link>
+      </p>
+    </section>
+  );
+}

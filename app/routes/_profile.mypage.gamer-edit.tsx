@@ -1,0 +1,105 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { safeRedirect } from "remix-utils/safe-redirect";
+import { ErrorList, TextareaField, TextField } from "~/components/forms";
+import { requireUser } from "~/lib/auth.server";
+import { BIO_MAX, DISPLAY_NAME_MAX, GAME_RANK_MAX } from "~/lib/constants";
+import { messages } from "~/lib/messages";
+import { pageMeta } from "~/lib/meta";
+import { profileSchema } from "~/lib/schemas";
+import { listGames } from "~/models/game.server";
+import { getProfile, saveProfile, UnknownGameError } from "~/models/user.server";
+
+export const meta: MetaFunction = () => pageMeta("プロフィール編集");
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  const [profile, games] = await Promise.all([getProfile({ db: context.db, userId: user.id }), listGames({ db: context.db })]);
+  return { profile, games };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: profileSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  try {
+    await saveProfile({ db: context.db, userId: user.id, input: submission.value });
+  } catch (error) {
+    if (!(error instanceof UnknownGameError)) throw error;
+    return data({ result: submission.reply({ formErrors: [messages.validation.unknownGame] }) }, { status: 400 });
+  }
+  throw redirect(safeRedirect(formData.get("redirectTo"), "/mypage"));
+}
+
+export default function GamerEditPage() {
+  const { profile, games } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>()?.result;
+  const [searchParams] = useSearchParams();
+  const redirectTo = searchParams.get("redirectTo");
+  const submitting = useNavigation().state !== "idle";
+  const [form, fields] = useForm({
+    id: "gamer-edit",
+    lastResult,
+    constraint: getZodConstraint(profileSchema),
+    defaultValue: { displayName: profile?.displayName ?? "", bio: profile?.bio ?? "", avatarUrl: profile?.avatarUrl ?? "" },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
+  });
+  // What the form showed last: the rejected submission, else the saved profile.
+  const submittedGames = (lastResult?.initialValue?.games as Array<{ slug?: string; rank?: string } | undefined> | undefined) ?? null;
+  const chosen = new Map(
+    submittedGames
+      ? submittedGames.filter((game) => game?.slug).map((game) => [game!.slug!, game!.rank ?? ""])
+      : (profile?.games ?? []).map((game) => [game.slug, game.rank]),
+  );
+
+  return (
+    <section aria-labelledby="gamer-edit-title">
+      <h1 id="gamer-edit-title" className="text-2xl font-bold">
+        {profile ? "プロフィール編集" : "プロフィールを設定しましょう"}
+      </h1>
+      {profile ? null : (
+        <p className="mt-2 text-slate-600">表示名と遊んでいるゲームを登録すると、GamerMatchのすべての機能が使えるようになります。</p>
+      )}
+      <Form method="post" {...getFormProps(form)} className="mt-6 space-y-6 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+        {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+        <TextField meta={fields.displayName} label="表示名" hint={`${DISPLAY_NAME_MAX}文字以内`} autoComplete="nickname" />
+        <TextareaField meta={fields.bio} label="自己紹介" hint={`${BIO_MAX}文字以内`} rows={4} />
+        <TextField meta={fields.avatarUrl} label="アバター画像のURL" type="url" hint="https:// で始まる画像のURL（任意）" />
+        <fieldset>
+          <legend className="field-label">遊んでいるゲームとランク</legend>
+          <ul className="mt-2 divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200">
+            {games.map((game, index) => (
+              <li key={game.slug} className="flex flex-wrap items-center gap-3 px-3 py-2">
+                <label className="flex min-w-48 flex-1 items-center gap-2">
+                  <input type="checkbox" name={`games[${index}].slug`} value={game.slug} defaultChecked={chosen.has(game.slug)} className="size-4" />
+                  {game.name}
+                </label>
+                <label className="sr-only" htmlFor={`rank-${game.slug}`}>
+                  {game.name}のランク
+                </label>
+                <input
+                  id={`rank-${game.slug}`}
+                  name={`games[${index}].rank`}
+                  defaultValue={chosen.get(game.slug) ?? ""}
+                  maxLength={GAME_RANK_MAX}
+                  placeholder="ランク・ロール（任意）"
+                  className="field-input max-w-56 py-1 text-sm"
+                />
+              </li>
+            ))}
+          </ul>
+          <ErrorList errors={fields.games.errors} />
+        </fieldset>
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <button type="submit" className="btn-primary w-full sm:w-auto" disabled={submitting}>
+          {submitting ? "保存中…" : "保存する"}
+        </button>
+      </Form>
+    </section>
+  );
+}

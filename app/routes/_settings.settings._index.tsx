@@ -1,0 +1,42 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { requireProfile } from "~/lib/auth.server";
+import { pageMeta } from "~/lib/meta";
+
+export const meta: MetaFunction = () => pageMeta("設定");
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { user, profile } = await requireProfile(request, context);
+  return { email: user.email, displayName: profile.displayName };
+}
+
+export default function SettingsPage() {
+  const { email, displayName } = useLoaderData<typeof loader>();
+  return (
+    <section aria-labelledby="settings-title" className="space-y-6">
+      <h1 id="settings-title" className="text-2xl font-bold">
+        設定
+      </h1>
+      <dl className="divide-y divide-slate-100 rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
+        <div className="flex flex-wrap justify-between gap-2 p-4">
+          <dt className="font-semibold">メールアドレス</dt>
+          <dd className="text-slate-600">{email}</dd>
+        </div>
+        <div className="flex flex-wrap items-center justify-between gap-2 p-4">
+          <dt className="font-semibold">表示名</dt>
+          <dd className="flex items-center gap-3 text-slate-600">
+            {displayName}
+            <Link to="/mypage/gamer-edit" className="text-sm text-brand-600 underline">
+              変更
+            </Link>
+          </dd>
+        </div>
+      </dl>
+      <Form method="post" action="/logout">
+        <button type="submit" className="btn-secondary">
+          ログアウト
+        </button>
+      </Form>
+    </section>
+  );
+}
