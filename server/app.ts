@@ -68,7 +68,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   app.set("trust proxy", config.TRUST_PROXY);
   app.use(compression());
   app.use(cspNonce);
-  app.use(securityHeaders({ development }));
+  app.use(securityHeaders({ development, supabaseUrl: config.SUPABASE_URL }));
   app.use(refuseCrossSiteWrites);
 
   app.get("/healthz", async (_req, res) => {

@@ -22,7 +22,9 @@ export const cspNonce: RequestHandler = (_req, res, next) => {
  * Security headers with a Content-Security-Policy that allows no inline script without the nonce.
  * Development relaxes only what Vite's dev client needs (injected styles, its HMR websocket).
  */
-export function securityHeaders({ development }: { development: boolean }): RequestHandler {
+export function securityHeaders({ development, supabaseUrl }: { development: boolean; supabaseUrl?: string }): RequestHandler {
+  // Signing in with Discord posts a form that redirects to Supabase, then Discord: form-action covers redirects.
+  const oauthTargets = supabaseUrl ? [new URL(supabaseUrl).origin, "https://discord.com"] : [];
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
@@ -35,7 +37,7 @@ export function securityHeaders({ development }: { development: boolean }): Requ
         "connect-src": development ? ["'self'", "ws:"] : ["'self'"],
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
-        "form-action": ["'self'"],
+        "form-action": ["'self'", ...oauthTargets],
         "frame-ancestors": ["'none'"],
       },
     },

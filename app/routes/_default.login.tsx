@@ -1,11 +1,12 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useRouteLoaderData, useSearchParams } from "@remix-run/react";
 import { CredentialsForm } from "~/components/credentials-form";
 import { afterSignIn } from "~/lib/auth.server";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { loginSchema } from "~/lib/schemas";
+import type { loader as rootLoader } from "~/root";
 
 export const meta: MetaFunction = () => pageMeta("ログイン");
 
@@ -33,6 +34,7 @@ export default function LoginPage() {
   const lastResult = useActionData<typeof action>()?.result;
   const [searchParams] = useSearchParams();
   const redirectTo = searchParams.get("redirectTo");
+  const discord = useRouteLoaderData<typeof rootLoader>("root")?.auth.discord;
   return (
     <section className="mx-auto max-w-md rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8" aria-labelledby="login-title">
       <h1 id="login-title" className="mb-6 text-2xl font-bold">
@@ -46,6 +48,13 @@ export default function LoginPage() {
         submitLabel="ログイン"
         passwordAutoComplete="current-password"
       />
+      {discord ? (
+        <Form method="post" action="/auth/discord" className="mt-4">
+          <button type="submit" className="btn w-full bg-[#5865F2] text-white hover:bg-[#4752c4]">
+            Discordでログイン
+          </button>
+        </Form>
+      ) : null}
       <p className="mt-6 text-center text-sm text-slate-600">
         アカウントをお持ちでない方は{" "}
         <Link to={redirectTo ? `/signup?${new URLSearchParams({ redirectTo })}` : "/signup"} className="text-brand-600 underline">

@@ -23,11 +23,14 @@ export interface TestServer {
  * Starts the built app in this process on a free port with a fresh database of its own
  * (see ./database.ts). Run `npm run build` first; `npm test` does.
  */
-export async function startTestServer({ seed = true }: { seed?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer({
+  seed = true,
+  env = {},
+}: { seed?: boolean; env?: Record<string, string> } = {}): Promise<TestServer> {
   if (!fs.existsSync(buildPath)) throw new Error("No build found: run `npm run build` before the integration tests");
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-test-"));
-  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, SEED: seed ? "demo" : "none" });
+  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, SEED: seed ? "demo" : "none", ...env });
   const database = await createTestDatabase({ seed });
   const server = await createAppServer({
     config,

@@ -58,8 +58,19 @@ describe("secrets", () => {
 
   it("prefers a secret from the environment and writes nothing", () => {
     const dir = tempDir();
-    const config = loadConfig({ DATA_DIR: dir, HONEYPOT_SECRET: "x".repeat(32) });
+    const config = loadConfig({ DATA_DIR: dir, HONEYPOT_SECRET: "x".repeat(32), SUPABASE_JWT_SECRET: "y".repeat(32) });
     expect(config.HONEYPOT_SECRET).toBe("x".repeat(32));
+    expect(config.SUPABASE_JWT_SECRET).toBe("y".repeat(32));
     expect(fs.existsSync(path.join(dir, "secrets.json"))).toBe(false);
+  });
+
+  it("generates a JWT secret only when the app is its own auth server", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).SUPABASE_JWT_SECRET).toMatch(/^[\w-]{43}$/);
+    const hosted = loadConfig({ DATA_DIR: tempDir(), SUPABASE_URL: "https://abc.supabase.co", SUPABASE_ANON_KEY: "k".repeat(40) });
+    expect(hosted.SUPABASE_JWT_SECRET).toBeUndefined();
+  });
+
+  it("asks for the anon key of a hosted Supabase", () => {
+    expect(() => parseEnv({ SUPABASE_URL: "https://abc.supabase.co" })).toThrow(/SUPABASE_ANON_KEY: is required when SUPABASE_URL is set/);
   });
 });
