@@ -15,8 +15,13 @@ export async function prepareDatabase(config: AppConfig): Promise<DatabaseHandle
     const { wasEmpty, applied } = await migrateToLatest(database.db);
     if (applied.length > 0) console.log(`[db] applied ${applied.length} migration(s): ${applied.join(", ")}`);
     if (wasEmpty && config.SEED === "demo") {
-      await seedDemoData(database.db);
-      console.log("[db] empty database: demo data added (SEED=none skips this)");
+      // Known passwords must not reach production by accident; hosted Supabase keeps its own users.
+      const demoAccounts = !config.SUPABASE_URL && (config.NODE_ENV !== "production" || config.ALLOW_DEMO_ACCOUNTS);
+      await seedDemoData(database.db, { demoAccounts });
+      console.log(
+        `[db] empty database: demo data added${demoAccounts ? " with demo accounts" : ""} (SEED=none skips this)` +
+          (!demoAccounts && !config.SUPABASE_URL ? "; demo accounts skipped in production (ALLOW_DEMO_ACCOUNTS=true adds them)" : ""),
+      );
     }
     return database;
   } catch (error) {

@@ -1,14 +1,57 @@
+import { hashPassword } from "../auth/passwords";
 import type { Database, NewGame } from "./schema";
 
 /**
  * Demo data for an empty database, so a newcomer sees a living site. Each feature adds its part
  * here; `SEED=none` skips all of it.
  */
-export async function seedDemoData(db: Database) {
+export async function seedDemoData(db: Database, { demoAccounts = false }: { demoAccounts?: boolean } = {}) {
+  const passwordHash = demoAccounts ? await hashPassword(DEMO_PASSWORD) : "";
   await db.transaction().execute(async (trx) => {
     await trx.insertInto("games").values(demoGames).onConflict((oc) => oc.column("slug").doNothing()).execute();
+    if (!demoAccounts) return;
+    const games = new Map((await trx.selectFrom("games").select(["id", "slug"]).execute()).map((game) => [game.slug, game.id]));
+    for (const account of DEMO_ACCOUNTS) {
+      await trx.insertInto("auth_users").values({ id: account.id, email: account.email, password_hash: passwordHash }).onConflict((oc) => oc.doNothing()).execute();
+      await trx
+        .insertInto("users")
+        .values({ id: account.id, display_name: account.displayName, bio: account.bio })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+      await trx
+        .insertInto("user_games")
+        .values(account.games.map(([slug, rank]) => ({ user_id: account.id, game_id: games.get(slug)!, rank })))
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    }
   });
 }
+
+/** Demo accounts (README lists them). Only on the local auth server, and never in production unless allowed. */
+export const DEMO_PASSWORD = "gamermatch-demo";
+export const DEMO_ACCOUNTS = [
+  {
+    id: "00000000-0000-4000-8000-000000000001",
+    email: "minato@demo.gamermatch.jp",
+    displayName: "みなと",
+    bio: "APEXはソロマスター。初心者のランク上げ手伝います。",
+    games: [["apex-legends", "マスター"], ["valorant", "ダイヤ"]],
+  },
+  {
+    id: "00000000-0000-4000-8000-000000000002",
+    email: "sora@demo.gamermatch.jp",
+    displayName: "そら",
+    bio: "スプラとポケモンユナイトをのんびり。夜22時以降によく遊んでます。",
+    games: [["splatoon-3", "S+"], ["pokemon-unite", "マスター"]],
+  },
+  {
+    id: "00000000-0000-4000-8000-000000000003",
+    email: "haru@demo.gamermatch.jp",
+    displayName: "ハル",
+    bio: "格ゲー勢。スト6のコーチングやってます。",
+    games: [["street-fighter-6", "マスター"]],
+  },
+] as const satisfies ReadonlyArray<{ id: string; email: string; displayName: string; bio: string; games: ReadonlyArray<readonly [string, string]> }>;
 
 const demoGames: NewGame[] = [
   { slug: "apex-legends", name: "Apex Legends", name_kana: "エーペックスレジェンズ", sort_order: 1 },

@@ -3,7 +3,8 @@ import { SignJWT } from "jose";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signAnonKey } from "../../server/auth/jwt";
-import { PASSWORD, signUp, uniqueEmail } from "../support/auth";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../server/db/seed";
+import { PASSWORD, signUp, supabaseFor, uniqueEmail } from "../support/auth";
 import { CookieJar } from "../support/cookies";
 import { startTestServer, type TestServer } from "../support/server";
 
@@ -103,6 +104,18 @@ describe("accounts through plain HTML forms", () => {
     expect(crossOrigin.status).toBe(403);
     const sameOrigin = await visitor.request("/logout", { ...form({}), headers: { ...form({}).headers, Origin: app.url, "Sec-Fetch-Site": "same-origin" } });
     expect(sameOrigin.status).toBe(302);
+  });
+});
+
+describe("demo accounts", () => {
+  it("sign in with the README's password and have a profile", async () => {
+    const supabase = await supabaseFor(app);
+    for (const account of DEMO_ACCOUNTS) {
+      const { data, error } = await supabase.auth.signInWithPassword({ email: account.email, password: DEMO_PASSWORD });
+      expect(error).toBeNull();
+      const me = await (await app.request("/api/auth/me", { headers: { Authorization: `Bearer ${data.session!.access_token}` } })).json();
+      expect(me.data.user.displayName).toBe(account.displayName);
+    }
   });
 });
 

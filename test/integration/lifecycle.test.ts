@@ -55,6 +55,8 @@ describe("the built server as a process", () => {
     const server = startBuilt({ NODE_ENV: "production", PORT: "0", DATA_DIR: dataDir });
     const [, port] = await server.waitFor(/GamerMatch: http:\/\/localhost:(\d+) \(production, pglite\)/);
     expect(server.output()).toContain("demo data added");
+    // Known demo passwords stay out of production unless ALLOW_DEMO_ACCOUNTS=true.
+    expect(server.output()).toContain("demo accounts skipped in production");
     const home = await fetch(`http://127.0.0.1:${port}/`);
     expect(home.status).toBe(200);
     expect(await home.text()).toContain("Apex Legends");

@@ -20,7 +20,8 @@ export async function createTestDatabase({
   engine = testEngine,
   migrate = true,
   seed = false,
-}: { engine?: "postgres" | "pglite"; migrate?: boolean; seed?: boolean } = {}): Promise<TestDatabase> {
+  demoAccounts = false,
+}: { engine?: "postgres" | "pglite"; migrate?: boolean; seed?: boolean; demoAccounts?: boolean } = {}): Promise<TestDatabase> {
   let handle: DatabaseHandle;
   let drop = async () => {};
   if (engine === "postgres") {
@@ -36,7 +37,7 @@ export async function createTestDatabase({
     handle = await openDatabase({ dataDir: "memory://" });
   }
   if (migrate) await migrateToLatest(handle.db);
-  if (seed) await seedDemoData(handle.db);
+  if (seed) await seedDemoData(handle.db, { demoAccounts });
   return {
     ...handle,
     async dispose() {

@@ -31,7 +31,7 @@ export async function startTestServer({
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-test-"));
   const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, SEED: seed ? "demo" : "none", ...env });
-  const database = await createTestDatabase({ seed });
+  const database = await createTestDatabase({ seed, demoAccounts: seed });
   const server = await createAppServer({
     config,
     database,
