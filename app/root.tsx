@@ -1,6 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { AuthProvider } from "./components/auth-provider";
 import { GeneralErrorBoundary } from "./components/error-boundary";
 import { SiteChrome } from "./components/site-chrome";
 import { useBuildVersionCheck } from "./lib/build-version";
@@ -55,8 +56,13 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
+  const { auth } = useLoaderData<typeof loader>();
   useBuildVersionCheck();
-  return <Outlet />;
+  return (
+    <AuthProvider config={auth}>
+      <Outlet />
+    </AuthProvider>
+  );
 }
 
 export function ErrorBoundary() {

@@ -25,6 +25,8 @@ for (const javaScriptEnabled of [true, false]) {
 
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("プロフィールを設定しましょう");
       await ready();
+      // The browser's auth state (SPEC §4) follows: signed in, profile not set up yet.
+      if (javaScriptEnabled) await expect(page.locator("[data-auth-status]")).toHaveAttribute("data-auth-status", "needsProfileSetup");
       await page.getByLabel("表示名").fill("E2Eゲーマー");
       await page.getByLabel("自己紹介").fill("よろしくお願いします");
       await page.getByRole("checkbox", { name: "VALORANT" }).check();
@@ -34,11 +36,13 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page).toHaveURL("/settings");
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("設定");
       await expect(page.getByText(email)).toBeVisible();
+      if (javaScriptEnabled) await expect(page.locator("[data-auth-status]")).toHaveAttribute("data-auth-status", "signedIn");
 
       await ready();
       await page.getByRole("banner").getByRole("button", { name: "ログアウト" }).click();
       await expect(page).toHaveURL("/");
       await expect(page.getByRole("banner").getByRole("link", { name: "ログイン" })).toBeVisible();
+      if (javaScriptEnabled) await expect(page.locator("[data-auth-status]")).toHaveAttribute("data-auth-status", "signedOut");
 
       await page.goto("/settings");
       await expect(page).toHaveURL("/login?redirectTo=%2Fsettings");

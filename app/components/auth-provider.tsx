@@ -1,0 +1,124 @@
+import { useLocation } from "@remix-run/react";
+import type { SupabaseClient } from "@supabase/supabase-js";
+import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { ApiError, createApiClient } from "~/lib/api-client";
+import {
+  applyAuthEvent,
+  applyProfileCheck,
+  initialAuthState,
+  type AuthEvent,
+  type AuthState,
+  type ProfileCheck,
+  type SessionLike,
+} from "~/lib/auth-state";
+import { messages } from "~/lib/messages";
+
+interface AuthContextValue extends AuthState {
+  api: ReturnType<typeof createApiClient>;
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+/** The me call, read as a profile check: 404 means no profile yet, 401/403 a session the server refuses. */
+async function checkProfile(api: ReturnType<typeof createApiClient>): Promise<ProfileCheck> {
+  try {
+    await api.get("/api/auth/me");
+    return "found";
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return "missing";
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return "unauthorized";
+    return "failed";
+  }
+}
+
+/** The browser's auth state and the API client bound to its session. */
+export function useAuth() {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error("useAuth outside AuthProvider");
+  return value;
+}
+
+/**
+ * Keeps the auth state of SPEC §4 in the browser. supabase-js is loaded after hydration, so the
+ * first paint does not wait for it: it reads the session from the cookies @supabase/ssr wrote,
+ * refreshes it before it expires, and reports every auth event.
+ */
+export function AuthProvider({ config, children }: { config: { supabaseUrl: string; anonKey: string }; children: ReactNode }) {
+  const [state, setState] = useState<AuthState>(initialAuthState);
+  const client = useRef<SupabaseClient | null>(null);
+  const session = useRef<SessionLike | null>(null);
+  session.current = state.session;
+  const status = useRef(state.status);
+  status.current = state.status;
+  const api = useMemo(() => createApiClient({ getAccessToken: () => session.current?.access_token }), []);
+
+  useEffect(() => {
+    let cancelled = false;
+    let unsubscribe: (() => void) | undefined;
+
+    const onEvent = (event: AuthEvent, next: SessionLike | null) => {
+      if (cancelled) return;
+      setState((current) => applyAuthEvent(current, event, next));
+      session.current = next;
+      // Not inside supabase-js's callback: it must not await other work of the client.
+      if (next && event !== "SIGNED_OUT") {
+        setTimeout(() => void checkProfile(api).then((check) => !cancelled && setState((current) => applyProfileCheck(current, check))));
+      }
+    };
+
+    import("@supabase/ssr")
+      .then(({ createBrowserClient }) => {
+        if (cancelled) return;
+        const supabase = createBrowserClient(config.supabaseUrl, config.anonKey);
+        client.current = supabase;
+        unsubscribe = supabase.auth.onAuthStateChange((event, next) => onEvent(event as AuthEvent, next)).data.subscription.unsubscribe;
+      })
+      .catch(() => !cancelled && setState((current) => applyAuthEvent(current, "SIGNED_OUT", null)));
+
+    return () => {
+      cancelled = true;
+      unsubscribe?.();
+    };
+  }, [api, config.supabaseUrl, config.anonKey]);
+
+  // After a client-side navigation, re-read the session: a form may have signed in or out on the server.
+  const { key } = useLocation();
+  const firstRender = useRef(true);
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    const supabase = client.current;
+    if (!supabase) return;
+    supabase.auth
+      .getSession()
+      .then(({ data }) => {
+        const current = session.current;
+        const changed = data.session?.access_token !== current?.access_token;
+        if (changed) {
+          const event: AuthEvent = data.session ? (current ? "TOKEN_REFRESHED" : "SIGNED_IN") : "SIGNED_OUT";
+          setState((previous) => applyAuthEvent(previous, event, data.session));
+          session.current = data.session;
+        }
+        // A new session, or one still without a profile (the page may just have saved it): ask again.
+        if (data.session && (changed || status.current === "needsProfileSetup")) {
+          void checkProfile(api).then((check) => setState((previous) => applyProfileCheck(previous, check)));
+        }
+      })
+      .catch(() => {});
+  }, [key, api]);
+
+  return (
+    <AuthContext.Provider value={{ ...state, api }}>
+      <div data-auth-status={state.status} className="contents">
+        {state.status === "invalid" ? (
+          <p role="alert" className="bg-amber-50 px-4 py-2 text-center text-sm text-amber-900">
+            {messages.auth.invalidSession}
+          </p>
+        ) : null}
+        {children}
+      </div>
+    </AuthContext.Provider>
+  );
+}

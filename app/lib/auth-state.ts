@@ -1,0 +1,81 @@
+/**
+ * The browser's auth state (SPEC §4): loading, then signed in, signed out, or signed in with
+ * needsProfileSetup (the me call answered 404). Pure functions, so every transition is testable.
+ */
+export type AuthStatus = "loading" | "signedOut" | "signedIn" | "needsProfileSetup" | "invalid";
+
+/** The auth events supabase-js emits (SPEC §4). */
+export type AuthEvent =
+  | "INITIAL_SESSION"
+  | "SIGNED_IN"
+  | "SIGNED_OUT"
+  | "TOKEN_REFRESHED"
+  | "USER_UPDATED"
+  | "PASSWORD_RECOVERY"
+  | "MFA_CHALLENGE_VERIFIED";
+
+export interface SessionLike {
+  access_token: string;
+  expires_at?: number;
+  user: { id: string; email?: string };
+}
+
+export interface Claims {
+  sub: string;
+  email?: string;
+  role?: string;
+  session_id?: string;
+  exp?: number;
+}
+
+export interface AuthState {
+  status: AuthStatus;
+  session: SessionLike | null;
+  claims: Claims | null;
+}
+
+export type ProfileCheck = "found" | "missing" | "unauthorized" | "failed";
+
+export const initialAuthState: AuthState = { status: "loading", session: null, claims: null };
+
+/** The JWT's payload, read (not verified: the server verifies every request). */
+export function decodeClaims(accessToken: string): Claims | null {
+  try {
+    const payload = accessToken.split(".")[1];
+    if (!payload) return null;
+    const json = atob(payload.replace(/-/g, "+").replace(/_/g, "/"));
+    const claims = JSON.parse(decodeURIComponent(escape(json))) as Claims;
+    return typeof claims.sub === "string" ? claims : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What an auth event does: any event with a session stores it and its claims (the profile
+ * check then settles the status); SIGNED_OUT, or no session, clears them.
+ */
+export function applyAuthEvent(state: AuthState, event: AuthEvent, session: SessionLike | null): AuthState {
+  if (event === "SIGNED_OUT" || !session) return { status: "signedOut", session: null, claims: null };
+  const claims = decodeClaims(session.access_token);
+  if (!claims) return { status: "invalid", session: null, claims: null };
+  // The same user refreshing a token keeps the settled status; anything else waits for the profile check.
+  const sameUser = state.claims?.sub === claims.sub && (state.status === "signedIn" || state.status === "needsProfileSetup");
+  return { status: sameUser ? state.status : "loading", session, claims };
+}
+
+/** Settles the status from the me call: found, 404 (set up the profile), 401/403 (the session is no good). */
+export function applyProfileCheck(state: AuthState, check: ProfileCheck): AuthState {
+  if (!state.session) return state;
+  switch (check) {
+    case "found":
+      return { ...state, status: "signedIn" };
+    case "missing":
+      return { ...state, status: "needsProfileSetup" };
+    case "unauthorized":
+      return { status: "invalid", session: null, claims: null };
+    case "failed":
+      // Failures loading auth are swallowed (SPEC §8): keep the session, assume the ordinary case.
+      return state.status === "loading" ? { ...state, status: "signedIn" } : state;
+  }
+}

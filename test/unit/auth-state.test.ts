@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { applyAuthEvent, applyProfileCheck, decodeClaims, initialAuthState, type AuthEvent, type AuthState } from "~/lib/auth-state";
+
+const token = (claims: Record<string, unknown>) =>
+  `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.sig`;
+const session = (sub = "user-1", email = "a@example.jp") => ({ access_token: token({ sub, email, role: "authenticated" }), user: { id: sub } });
+
+describe("decodeClaims", () => {
+  it("reads the payload, Japanese included", () => {
+    expect(decodeClaims(token({ sub: "u", email: "a@b.jp", user_metadata: { name: "太郎" } }))).toMatchObject({ sub: "u", email: "a@b.jp" });
+  });
+  it("answers null for what is not a JWT", () => {
+    expect(decodeClaims("garbage")).toBeNull();
+    expect(decodeClaims("a.b.c")).toBeNull();
+    expect(decodeClaims(token({ email: "no-sub" }))).toBeNull();
+  });
+});
+
+describe("auth events (SPEC §4)", () => {
+  const events: AuthEvent[] = ["INITIAL_SESSION", "SIGNED_IN", "TOKEN_REFRESHED", "USER_UPDATED", "PASSWORD_RECOVERY", "MFA_CHALLENGE_VERIFIED"];
+
+  it.each(events)("%s with a session stores the session and its claims, then waits for the profile check", (event) => {
+    const next = applyAuthEvent(initialAuthState, event, session());
+    expect(next.status).toBe("loading");
+    expect(next.session?.user.id).toBe("user-1");
+    expect(next.claims).toMatchObject({ sub: "user-1", email: "a@example.jp" });
+  });
+
+  it("INITIAL_SESSION without a session is signed out", () => {
+    expect(applyAuthEvent(initialAuthState, "INITIAL_SESSION", null)).toEqual({ status: "signedOut", session: null, claims: null });
+  });
+
+  it("SIGNED_OUT clears the session and the claims", () => {
+    const signedIn = applyProfileCheck(applyAuthEvent(initialAuthState, "SIGNED_IN", session()), "found");
+    expect(applyAuthEvent(signedIn, "SIGNED_OUT", null)).toEqual({ status: "signedOut", session: null, claims: null });
+  });
+
+  it("a token refresh for the same user keeps the settled status", () => {
+    const signedIn = applyProfileCheck(applyAuthEvent(initialAuthState, "SIGNED_IN", session()), "found");
+    expect(applyAuthEvent(signedIn, "TOKEN_REFRESHED", session()).status).toBe("signedIn");
+    const otherUser = applyAuthEvent(signedIn, "SIGNED_IN", session("user-2"));
+    expect(otherUser.status).toBe("loading");
+    expect(otherUser.claims?.sub).toBe("user-2");
+  });
+
+  it("a session whose token cannot be read is invalid", () => {
+    expect(applyAuthEvent(initialAuthState, "SIGNED_IN", { access_token: "x", user: { id: "u" } }).status).toBe("invalid");
+  });
+});
+
+describe("the profile check", () => {
+  const loading: AuthState = applyAuthEvent(initialAuthState, "SIGNED_IN", session());
+
+  it("found → signed in; 404 → needsProfileSetup; 401/403 → invalid", () => {
+    expect(applyProfileCheck(loading, "found").status).toBe("signedIn");
+    expect(applyProfileCheck(loading, "missing").status).toBe("needsProfileSetup");
+    expect(applyProfileCheck(loading, "unauthorized")).toEqual({ status: "invalid", session: null, claims: null });
+  });
+
+  it("swallows a failure (SPEC §8): the session stays", () => {
+    const failed = applyProfileCheck(loading, "failed");
+    expect(failed.status).toBe("signedIn");
+    expect(failed.session).not.toBeNull();
+    const setUp = applyProfileCheck(loading, "missing");
+    expect(applyProfileCheck(setUp, "failed").status).toBe("needsProfileSetup");
+  });
+
+  it("does nothing once signed out", () => {
+    const signedOut = applyAuthEvent(loading, "SIGNED_OUT", null);
+    expect(applyProfileCheck(signedOut, "found")).toBe(signedOut);
+  });
+});
