@@ -51,7 +51,12 @@ describe("accounts through plain HTML forms", () => {
     const signedUp = await visitor.request("/signup", form({ email, password: PASSWORD, redirectTo: "/settings" }));
     expect(signedUp.status).toBe(302);
     expect(signedUp.headers.get("location")).toBe("/mypage/gamer-edit?redirectTo=%2Fsettings");
-    expect([...visitor.jar.cookies.keys()].some((name) => /^sb-127-auth-token/.test(name))).toBe(true);
+    // Written by @supabase/ssr with the options of SPEC §7: path /, SameSite lax, 400 days, readable by scripts.
+    const sessionCookie = signedUp.headers.getSetCookie().find((cookie) => cookie.startsWith("sb-127-auth-token="))!;
+    expect(sessionCookie).toMatch(/; Path=\//);
+    expect(sessionCookie).toMatch(/; SameSite=Lax/i);
+    expect(sessionCookie).toMatch(/; Max-Age=34560000/);
+    expect(sessionCookie).not.toMatch(/HttpOnly/i);
 
     // Signed in without a profile: guarded pages send the user to set it up.
     const noProfile = await visitor.request("/settings");
