@@ -1,6 +1,7 @@
-import { Form, Link, NavLink, useRouteLoaderData } from "@remix-run/react";
+import { Link, NavLink, useRouteLoaderData } from "@remix-run/react";
 import { PRODUCT_NAME } from "~/lib/constants";
 import type { loader as rootLoader } from "~/root";
+import { SignOutButton } from "./sign-out-button";
 
 const navItems = [
   { to: "/", label: "ホーム", end: true },
@@ -32,11 +33,7 @@ export function SiteHeader() {
               <NavLink to="/mypage" className={navClass}>
                 マイページ
               </NavLink>
-              <Form method="post" action="/logout">
-                <button type="submit" className="rounded-md px-3 py-2 font-medium text-slate-600 hover:bg-slate-100">
-                  ログアウト
-                </button>
-              </Form>
+              <SignOutButton className="rounded-md px-3 py-2 font-medium text-slate-600 hover:bg-slate-100" />
             </>
           ) : (
             <>

@@ -31,3 +31,9 @@ export async function requireProfile(request: Request, context: AppLoadContext) 
 
 /** Where to go after signing in: a same-site path only, else the hub. */
 export const afterSignIn = (redirectTo: string | null | undefined) => safeRedirect(redirectTo, "/mypage");
+
+/** /login and /signup: a visitor who is already signed in goes where they were headed. */
+export async function redirectIfSignedIn(request: Request, context: AppLoadContext) {
+  if (await context.auth.getUser()) throw redirect(afterSignIn(new URL(request.url).searchParams.get("redirectTo")));
+  return null;
+}

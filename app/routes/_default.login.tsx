@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useRouteLoaderData, useSearchParams } from "@remix-run/react";
 import { CredentialsForm } from "~/components/credentials-form";
-import { afterSignIn } from "~/lib/auth.server";
+import { afterSignIn, redirectIfSignedIn } from "~/lib/auth.server";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { loginSchema } from "~/lib/schemas";
@@ -10,11 +10,7 @@ import type { loader as rootLoader } from "~/root";
 
 export const meta: MetaFunction = () => pageMeta("ログイン");
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  // Already signed in: nothing to do here.
-  if (await context.auth.getUser()) throw redirect(afterSignIn(new URL(request.url).searchParams.get("redirectTo")));
-  return null;
-}
+export const loader = ({ request, context }: LoaderFunctionArgs) => redirectIfSignedIn(request, context);
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: loginSchema });

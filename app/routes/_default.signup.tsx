@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useSearchParams } from "@remix-run/react";
 import { CredentialsForm } from "~/components/credentials-form";
-import { afterSignIn } from "~/lib/auth.server";
+import { afterSignIn, redirectIfSignedIn } from "~/lib/auth.server";
 import { PASSWORD_MIN_LENGTH } from "~/lib/constants";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
@@ -10,10 +10,7 @@ import { signupSchema } from "~/lib/schemas";
 
 export const meta: MetaFunction = () => pageMeta("新規登録");
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  if (await context.auth.getUser()) throw redirect(afterSignIn(new URL(request.url).searchParams.get("redirectTo")));
-  return null;
-}
+export const loader = ({ request, context }: LoaderFunctionArgs) => redirectIfSignedIn(request, context);
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: signupSchema });

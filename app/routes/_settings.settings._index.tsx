@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
+import { SignOutButton } from "~/components/sign-out-button";
 import { requireProfile } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
 
@@ -32,11 +33,7 @@ export default function SettingsPage() {
           </dd>
         </div>
       </dl>
-      <Form method="post" action="/logout">
-        <button type="submit" className="btn-secondary">
-          ログアウト
-        </button>
-      </Form>
+      <SignOutButton className="btn-secondary" />
     </section>
   );
 }
