@@ -9,10 +9,12 @@ import express from "express";
 import { Server as SocketServer } from "socket.io";
 import type { ViteDevServer } from "vite";
 import { messages } from "../app/lib/messages";
+import { listRoomIds } from "../app/models/chat.server";
 import { createAuthService, type RequestInfo } from "./auth/session";
 import type { AppConfig } from "./config";
 import type { DatabaseHandle } from "./db";
 import "./load-context";
+import { attachRealtime } from "./realtime";
 import { cspNonce, refuseCrossSiteWrites, securityHeaders } from "./security";
 
 export interface AppServerOptions {
@@ -56,6 +58,10 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   }
 
   const auth = await createAuthService({ config, db: database.db });
+  const realtime = attachRealtime(io, {
+    authenticate: auth.authenticate,
+    roomIdsOf: (userId) => listRoomIds({ db: database.db, userId }),
+  });
   const requestInfo = (req: express.Request, res: express.Response): RequestInfo => ({
     origin: `${req.protocol}://${req.get("host")}`,
     cookieHeader: req.headers.cookie,
@@ -121,6 +127,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
         config,
         cspNonce: res.locals.cspNonce,
         auth: auth.forRequest(requestInfo(req, res)),
+        realtime,
       }),
     }),
   );

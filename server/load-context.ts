@@ -2,6 +2,7 @@ import type { Server as SocketServer } from "socket.io";
 import type { RequestAuth } from "./auth/session";
 import type { AppConfig } from "./config";
 import type { Database } from "./db/schema";
+import type { Realtime } from "./realtime";
 
 /** What every loader and action receives as `context`. Tests build their own. */
 export interface AppContext {
@@ -11,6 +12,8 @@ export interface AppContext {
   cspNonce: string;
   /** The caller of this request (see server/auth/session.ts). */
   auth: RequestAuth;
+  /** The one way to emit realtime events (server/realtime.ts). */
+  realtime: Realtime;
 }
 
 declare module "@remix-run/server-runtime" {

@@ -1,5 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { AuthUser } from "../../server/auth/session";
+import type { z } from "zod";
+import { ChatError } from "~/models/chat.server";
 import { messages } from "./messages";
 
 /** The JSON envelope of PRODUCT §8: `{success:true, …}` or `{success:false, error:{code, message}}`. */
@@ -33,4 +35,29 @@ export async function readJson(request: Request): Promise<unknown> {
   } catch {
     throw apiError(400, "invalid_json", messages.validation.checkInput);
   }
+}
+
+/** Validates input with a shared schema; a mismatch is a 400 with Japanese field errors. */
+export function parseOrThrow<Schema extends z.ZodTypeAny>(schema: Schema, input: unknown): z.infer<Schema> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    throw apiError(400, "invalid_input", messages.validation.checkInput, parsed.error.flatten().fieldErrors as Record<string, string[]>);
+  }
+  return parsed.data;
+}
+
+const chatErrorMessages: Record<string, string> = {
+  room_not_found: messages.api.notFound,
+  user_not_found: messages.chat.userNotFound,
+  blocked: messages.chat.blocked,
+  rate_limited: messages.chat.rateLimited,
+  self_chat: messages.chat.cannotChatWithSelf,
+  self_block: messages.validation.checkInput,
+  direct_needs_two: messages.validation.checkInput,
+};
+
+/** A chat rule broken in a model becomes its status and Japanese message; anything else is rethrown. */
+export function chatErrorResponse(error: unknown) {
+  if (error instanceof ChatError) return apiError(error.status, error.code, chatErrorMessages[error.code] ?? messages.api.failed);
+  throw error;
 }

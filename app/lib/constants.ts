@@ -53,3 +53,11 @@ export const PROFILE_GAMES_MAX = 10;
 export const SIGN_IN_RATE_LIMIT = { limit: 10, windowMs: 15 * 60_000 } as const;
 /** A spent refresh token presented again within this window (two tabs refreshing at once) gets the current session. */
 export const REFRESH_TOKEN_REUSE_INTERVAL_MS = 10_000;
+
+/** Chat (SPEC §9, PRODUCT §9). */
+export const CHAT_ROOMS_PAGE_SIZE = 20;
+export const CHAT_MESSAGES_PAGE_SIZE = 30;
+export const CHAT_MESSAGE_MAX = 1000;
+export const CHAT_ROOM_NAME_MAX = 50;
+export const CHAT_GROUP_MAX_PARTICIPANTS = 20;
+export const CHAT_RATE_LIMIT = { limit: 10, windowMs: 10_000 } as const;

@@ -38,6 +38,13 @@ export const messages = {
     saved: "プロフィールを保存しました",
     notSetUp: "プロフィールが未設定です",
   },
+  chat: {
+    blocked: "このユーザーにはメッセージを送信できません",
+    rateLimited: "メッセージの送信が多すぎます。少し待ってから再度お試しください。",
+    emptyMessage: "メッセージを入力してください",
+    cannotChatWithSelf: "自分自身とはチャットできません",
+    userNotFound: "ユーザーが見つかりません",
+  },
   inquiry: {
     sent: "お問い合わせを受け付けました。内容を確認のうえ、ご入力のメールアドレスへご連絡します。",
   },

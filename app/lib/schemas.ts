@@ -1,6 +1,10 @@
 import { z } from "zod";
 import {
   BIO_MAX,
+  CHAT_GROUP_MAX_PARTICIPANTS,
+  CHAT_MESSAGE_MAX,
+  CHAT_ROOM_NAME_MAX,
+  CHAT_ROOMS_PAGE_SIZE,
   DISPLAY_NAME_MAX,
   GAME_RANK_MAX,
   INQUIRY_BODY_MAX,
@@ -90,3 +94,39 @@ export const profileSchema = z.object({
     .refine((games) => new Set(games.map((game) => game.slug)).size === games.length, messages.validation.checkInput),
 });
 export type ProfileInput = z.infer<typeof profileSchema>;
+
+const uuid = z.string().uuid(messages.validation.checkInput);
+
+export const sendMessageSchema = z.object({
+  roomId: uuid,
+  content: z
+    .string({ required_error: messages.chat.emptyMessage })
+    .trim()
+    .min(1, messages.chat.emptyMessage)
+    .max(CHAT_MESSAGE_MAX, messages.validation.maxLength(CHAT_MESSAGE_MAX)),
+  // People send text; ticket and system messages are posted by the app itself.
+  messageType: z.literal("TEXT").optional().default("TEXT"),
+  metadata: z
+    .object({ caption: z.string().max(CHAT_MESSAGE_MAX).nullable().optional() })
+    .nullable()
+    .optional()
+    .default(null),
+});
+
+export const createRoomSchema = z.object({
+  participantIds: z.array(uuid).min(1).max(CHAT_GROUP_MAX_PARTICIPANTS),
+  type: z.enum(["DIRECT", "GROUP"]).optional().default("DIRECT"),
+  name: z.string().trim().max(CHAT_ROOM_NAME_MAX, messages.validation.maxLength(CHAT_ROOM_NAME_MAX)).nullable().optional().default(null),
+});
+
+export const listRoomsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(CHAT_ROOMS_PAGE_SIZE).optional().default(CHAT_ROOMS_PAGE_SIZE),
+  offset: z.coerce.number().int().min(0).optional().default(0),
+});
+
+export const listMessagesQuerySchema = z.object({
+  roomId: uuid,
+  before: z.coerce.number().int().positive().optional(),
+});
+
+export const uuidParam = uuid;

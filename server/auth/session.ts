@@ -35,6 +35,8 @@ export interface RequestInfo {
 export interface AuthService {
   /** Set when the app is its own auth server (no SUPABASE_URL). */
   localAuth: LocalAuthHandler | undefined;
+  /** The user of an access token, verified (sockets authenticate with it). */
+  authenticate(accessToken: string): Promise<AuthUser | null>;
   forRequest(info: RequestInfo): RequestAuth;
 }
 
@@ -67,6 +69,7 @@ export async function createAuthService({ config, db }: { config: AppConfig; db:
 
   return {
     localAuth,
+    authenticate,
     forRequest(info) {
       const supabaseUrl = config.SUPABASE_URL ?? info.origin;
       // In local mode supabase-js on the server reaches the auth endpoints in-process, not over the network.

@@ -14,6 +14,10 @@ export interface DB {
   users: UsersTable;
   user_games: UserGamesTable;
   subscriptions: SubscriptionsTable;
+  chat_rooms: ChatRoomsTable;
+  chat_participants: ChatParticipantsTable;
+  chat_messages: ChatMessagesTable;
+  user_blocks: UserBlocksTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -95,6 +99,46 @@ export interface SubscriptionsTable {
   subscriber_id: string;
   subscribee_id: string;
   expires_at: Timestamp;
+  created_at: CreatedAt;
+}
+
+export type ChatRoomType = "DIRECT" | "GROUP" | "BOOKING";
+export type ChatMessageType = "TEXT" | "IMAGE" | "ticket_purchased" | "ticket_cancelled" | "SYSTEM";
+export interface ChatMessageMetadata {
+  caption?: string | null;
+  type?: string;
+  buyerId?: string;
+}
+
+export interface ChatRoomsTable {
+  id: Generated<string>;
+  type: ColumnType<ChatRoomType, ChatRoomType | undefined, ChatRoomType>;
+  name: string | null;
+  direct_key: string | null;
+  created_at: CreatedAt;
+  last_activity_at: UpdatedAt;
+}
+
+export interface ChatParticipantsTable {
+  room_id: string;
+  user_id: string;
+  joined_at: CreatedAt;
+  last_read_message_id: ColumnType<number, number | undefined, number>;
+}
+
+export interface ChatMessagesTable {
+  id: Generated<number>;
+  room_id: string;
+  sender_id: string;
+  content: string;
+  message_type: ColumnType<ChatMessageType, ChatMessageType | undefined, ChatMessageType>;
+  metadata: ColumnType<ChatMessageMetadata | null, string | null | undefined, string | null>;
+  created_at: CreatedAt;
+}
+
+export interface UserBlocksTable {
+  blocker_id: string;
+  blocked_id: string;
   created_at: CreatedAt;
 }
 

@@ -102,7 +102,7 @@ describe.each(engines)("on %s", (engine) => {
     for (const name of names) await migrations[name]!.down!(db);
     const { rows } = await sql<{ n: number }>`
       select count(*) as n from information_schema.tables
-      where table_schema = current_schema() and table_name in ('games', 'inquiries', 'users', 'auth_users', 'subscriptions')`.execute(db);
+      where table_schema = current_schema() and table_name in ('games', 'inquiries', 'users', 'auth_users', 'subscriptions', 'chat_rooms', 'chat_messages', 'user_blocks')`.execute(db);
     expect(rows[0]!.n).toBe(0);
     for (const name of [...names].reverse()) await migrations[name]!.up(db);
   });

@@ -3,9 +3,10 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { io as connectSocket } from "socket.io-client";
 import { afterEach, describe, expect, it } from "vitest";
+import { createMember } from "../support/auth";
 import { startTestServer } from "../support/server";
+import { connectSocket } from "../support/sockets";
 
 const children: ChildProcessWithoutNullStreams[] = [];
 const dirs: string[] = [];
@@ -81,8 +82,8 @@ describe("graceful shutdown", () => {
     const app = await startTestServer();
     const { port } = new URL(app.url);
 
-    const socket = connectSocket(app.url, { transports: ["websocket"], reconnection: false });
-    await new Promise<void>((resolve, reject) => socket.on("connect", resolve).on("connect_error", reject));
+    const { token } = await createMember(app);
+    const socket = await connectSocket(app.url, token);
     const socketClosed = new Promise<string>((resolve) => socket.on("disconnect", resolve));
 
     // A request whose body is still on its way when shutdown begins.

@@ -1,8 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import { io as connectSocket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMember } from "../support/auth";
 import { startTestServer, type TestServer } from "../support/server";
+import { connectSocket } from "../support/sockets";
 
 const TITLE_SUFFIX = " - GamerMatch - ゲーマーマッチングプラットフォーム</title>";
 
@@ -121,12 +122,10 @@ describe("HTTP platform", () => {
   });
 
   it("serves Socket.IO on the same server at /socket.io", async () => {
-    const socket = connectSocket(app.url, { path: "/socket.io", transports: ["websocket"], reconnection: false });
-    await new Promise<void>((resolve, reject) => {
-      socket.on("connect", resolve);
-      socket.on("connect_error", reject);
-    });
+    const { token } = await createMember(app);
+    const socket = await connectSocket(app.url, token);
     expect(socket.connected).toBe(true);
+    expect((socket.io as unknown as { opts: { path: string } }).opts.path).toBe("/socket.io");
     socket.close();
   });
 });

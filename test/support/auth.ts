@@ -22,3 +22,21 @@ export async function signUp(app: TestServer, email = uniqueEmail()) {
   if (error || !data.session) throw error ?? new Error("no session");
   return { supabase, session: data.session, email };
 }
+
+/** A signed-up user with a profile, and a fetch that carries its bearer token. */
+export async function createMember(app: TestServer, displayName = "メンバー") {
+  const { session } = await signUp(app);
+  const token = session.access_token;
+  const api = (pathname: string, init: RequestInit & { json?: unknown } = {}) => {
+    const { json, ...rest } = init;
+    return app.request(pathname, {
+      ...rest,
+      ...(json !== undefined ? { method: rest.method ?? "POST", body: JSON.stringify(json) } : {}),
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", ...rest.headers },
+    });
+  };
+  const profile = await api("/api/user/profile", { json: { displayName } });
+  if (!profile.ok) throw new Error(`profile setup failed: ${profile.status}`);
+  return { id: session.user.id, token, api, displayName };
+}
+export type Member = Awaited<ReturnType<typeof createMember>>;

@@ -1,0 +1,13 @@
+/** The realtime event names (PRODUCT §7), shared by the server and the browser. */
+export const RealtimeEvent = {
+  chatMessage: "chat:message",
+  gameStarted: "game:started",
+  gameExtended: "game:extended",
+  coinsPurchaseCompleted: "coins:purchase-completed",
+  notificationNew: "notification:new",
+  presence: "presence",
+} as const;
+export type RealtimeEventName = (typeof RealtimeEvent)[keyof typeof RealtimeEvent];
+
+export const userChannel = (userId: string) => `user:${userId}`;
+export const roomChannel = (roomId: string) => `room:${roomId}`;

@@ -1,0 +1,339 @@
+import { sql } from "kysely";
+import type { ChatMessageMetadata, ChatMessageType, ChatRoomType, Database } from "../../server/db/schema";
+import type { Realtime } from "../../server/realtime";
+import { CHAT_MESSAGES_PAGE_SIZE, CHAT_RATE_LIMIT } from "~/lib/constants";
+import { RealtimeEvent } from "~/lib/realtime-events";
+import { consumeRateLimit } from "./rate-limit.server";
+
+/** The shapes of SPEC §3. */
+export interface ChatMessage {
+  id: number;
+  content: string;
+  messageType: ChatMessageType;
+  metadata: ChatMessageMetadata | null;
+  chatRoomId: string;
+  sender: { uid: string; supabaseId: string; displayName: string; avatar: string | null };
+  createdAt: string;
+}
+
+export interface ChatRoom {
+  id: string;
+  type: ChatRoomType;
+  name: string | null;
+  participantIds: string[];
+  unreadCount: number;
+  lastMessage: ChatMessage | null;
+  lastActivityAt: string;
+}
+
+/** A chat rule was broken; the route answers its status with its Japanese message. */
+export class ChatError extends Error {
+  constructor(
+    readonly status: 403 | 404 | 422 | 429,
+    readonly code: string,
+  ) {
+    super(code);
+  }
+}
+
+const directKey = (a: string, b: string) => [a, b].sort().join(":");
+
+function messagesQuery(db: Database) {
+  return db
+    .selectFrom("chat_messages as m")
+    .innerJoin("users as u", "u.id", "m.sender_id")
+    .select(["m.id", "m.content", "m.message_type", "m.metadata", "m.room_id", "m.created_at", "u.id as sender_id", "u.display_name", "u.avatar_url"]);
+}
+
+type MessageRow = Awaited<ReturnType<ReturnType<typeof messagesQuery>["executeTakeFirstOrThrow"]>>;
+
+function toMessage(row: MessageRow): ChatMessage {
+  return {
+    id: row.id,
+    content: row.content,
+    messageType: row.message_type,
+    metadata: row.metadata,
+    chatRoomId: row.room_id,
+    sender: { uid: row.sender_id, supabaseId: row.sender_id, displayName: row.display_name, avatar: row.avatar_url },
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+/** Answers whether the user takes part in the room. Everything else about a room is for participants only. */
+async function isParticipant(db: Database, roomId: string, userId: string) {
+  const row = await db
+    .selectFrom("chat_participants")
+    .select("user_id")
+    .where("room_id", "=", roomId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return !!row;
+}
+
+/** The ids of the user's rooms (the socket joins their channels). */
+export async function listRoomIds({ db, userId }: { db: Database; userId: string }) {
+  const rows = await db.selectFrom("chat_participants").select("room_id").where("user_id", "=", userId).execute();
+  return rows.map((row) => row.room_id);
+}
+
+/** The user's rooms, newest activity first, each with its unread count and last message. */
+export async function listRooms({
+  db,
+  userId,
+  limit,
+  offset,
+  roomId,
+}: {
+  db: Database;
+  userId: string;
+  limit: number;
+  offset: number;
+  /** Just this room (when the user is in it). */
+  roomId?: string;
+}) {
+  const rooms = await db
+    .selectFrom("chat_participants as me")
+    .innerJoin("chat_rooms as r", "r.id", "me.room_id")
+    .select([
+      "r.id",
+      "r.type",
+      "r.name",
+      "r.last_activity_at",
+      (eb) =>
+        eb
+          .selectFrom("chat_messages as m")
+          .select((inner) => inner.fn.countAll<number>().as("n"))
+          .whereRef("m.room_id", "=", "r.id")
+          .whereRef("m.id", ">", "me.last_read_message_id")
+          .where("m.sender_id", "<>", userId)
+          .where(notFromBlocked(userId))
+          .as("unread_count"),
+    ])
+    .where("me.user_id", "=", userId)
+    .$if(roomId !== undefined, (qb) => qb.where("r.id", "=", roomId!))
+    .orderBy("r.last_activity_at", "desc")
+    .orderBy("r.id")
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  if (rooms.length === 0) return [];
+  const ids = rooms.map((room) => room.id);
+  const [participants, lastMessages] = await Promise.all([
+    db.selectFrom("chat_participants").select(["room_id", "user_id"]).where("room_id", "in", ids).orderBy("joined_at").execute(),
+    messagesQuery(db)
+      .where("m.id", "in", (eb) => eb.selectFrom("chat_messages").select((inner) => inner.fn.max<number>("id").as("id")).where("room_id", "in", ids).groupBy("room_id"))
+      .execute(),
+  ]);
+  const lastByRoom = new Map(lastMessages.map((row) => [row.room_id, toMessage(row)]));
+  return rooms.map(
+    (room): ChatRoom => ({
+      id: room.id,
+      type: room.type,
+      name: room.name,
+      participantIds: participants.filter((p) => p.room_id === room.id).map((p) => p.user_id),
+      unreadCount: Number(room.unread_count ?? 0),
+      lastMessage: lastByRoom.get(room.id) ?? null,
+      lastActivityAt: room.last_activity_at.toISOString(),
+    }),
+  );
+}
+
+/** Messages (aliased `m`) from people the reader blocked are not theirs to see. */
+const notFromBlocked = (readerId: string) =>
+  sql<boolean>`not exists (select 1 from user_blocks b where b.blocker_id = ${readerId} and b.blocked_id = m.sender_id)`;
+
+export async function getRoom({ db, userId, roomId }: { db: Database; userId: string; roomId: string }) {
+  if (!(await isParticipant(db, roomId, userId))) throw new ChatError(404, "room_not_found");
+  const room = await db.selectFrom("chat_rooms").select(["id", "type", "name"]).where("id", "=", roomId).executeTakeFirstOrThrow();
+  const participants = await db
+    .selectFrom("chat_participants as p")
+    .innerJoin("users as u", "u.id", "p.user_id")
+    .select(["u.id", "u.display_name", "u.avatar_url"])
+    .where("p.room_id", "=", roomId)
+    .orderBy("p.joined_at")
+    .execute();
+  return {
+    ...room,
+    participants: participants.map((p) => ({ uid: p.id, displayName: p.display_name, avatar: p.avatar_url })),
+  };
+}
+
+/**
+ * A page of a room's messages (SPEC §7): the 30 before the `before` cursor (the id of the oldest
+ * message already held), in chronological order, and whether older ones exist.
+ */
+export async function listMessages({ db, userId, roomId, before }: { db: Database; userId: string; roomId: string; before?: number }) {
+  if (!(await isParticipant(db, roomId, userId))) throw new ChatError(404, "room_not_found");
+  let query = messagesQuery(db)
+    .where("m.room_id", "=", roomId)
+    .where(notFromBlocked(userId))
+    .orderBy("m.id", "desc")
+    .limit(CHAT_MESSAGES_PAGE_SIZE + 1);
+  if (before !== undefined) query = query.where("m.id", "<", before);
+  const rows = await query.execute();
+  const hasMore = rows.length > CHAT_MESSAGES_PAGE_SIZE;
+  return { messages: rows.slice(0, CHAT_MESSAGES_PAGE_SIZE).reverse().map(toMessage), hasMore };
+}
+
+/** Sends a message (one transaction), then tells every participant who has not blocked the sender. */
+export async function sendMessage({
+  db,
+  realtime,
+  senderId,
+  roomId,
+  content,
+  messageType = "TEXT",
+  metadata = null,
+}: {
+  db: Database;
+  realtime: Realtime;
+  senderId: string;
+  roomId: string;
+  content: string;
+  messageType?: ChatMessageType;
+  metadata?: ChatMessageMetadata | null;
+}) {
+  if (!(await isParticipant(db, roomId, senderId))) throw new ChatError(404, "room_not_found");
+  const allowed = await consumeRateLimit({ db, buckets: [`chat:user:${senderId}`], ...CHAT_RATE_LIMIT });
+  if (!allowed) throw new ChatError(429, "rate_limited");
+
+  const { message, recipients } = await db.transaction().execute(async (trx) => {
+    const others = await trx
+      .selectFrom("chat_participants as p")
+      .leftJoin("user_blocks as b", (join) => join.onRef("b.blocker_id", "=", "p.user_id").on("b.blocked_id", "=", senderId))
+      .select(["p.user_id", "b.blocker_id"])
+      .where("p.room_id", "=", roomId)
+      .where("p.user_id", "<>", senderId)
+      .execute();
+    const room = await trx.selectFrom("chat_rooms").select("type").where("id", "=", roomId).executeTakeFirstOrThrow();
+    // In a DIRECT room, someone who blocked you cannot be messaged at all.
+    if (room.type === "DIRECT" && others.some((other) => other.blocker_id)) throw new ChatError(403, "blocked");
+    const inserted = await trx
+      .insertInto("chat_messages")
+      .values({
+        room_id: roomId,
+        sender_id: senderId,
+        content,
+        message_type: messageType,
+        metadata: metadata ? JSON.stringify(metadata) : null,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await trx.updateTable("chat_rooms").set({ last_activity_at: sql<Date>`now()` }).where("id", "=", roomId).execute();
+    // Your own message is read by you.
+    await trx
+      .updateTable("chat_participants")
+      .set({ last_read_message_id: inserted.id })
+      .where("room_id", "=", roomId)
+      .where("user_id", "=", senderId)
+      .execute();
+    const row = await messagesQuery(trx).where("m.id", "=", inserted.id).executeTakeFirstOrThrow();
+    return { message: toMessage(row), recipients: others.filter((other) => !other.blocker_id).map((other) => other.user_id) };
+  });
+  // The message is stored: the event is only a hint, a reconnecting client refetches (PRODUCT §7).
+  realtime.toUsers([senderId, ...recipients], RealtimeEvent.chatMessage, message);
+  return message;
+}
+
+/** Marks everything in the room read for the user (its newest message id). */
+export async function markRead({ db, userId, roomId }: { db: Database; userId: string; roomId: string }) {
+  const result = await db
+    .updateTable("chat_participants")
+    .set((eb) => ({
+      last_read_message_id: eb.fn.coalesce(
+        eb.selectFrom("chat_messages").select((inner) => inner.fn.max<number>("id").as("id")).where("room_id", "=", roomId),
+        sql<number>`0`,
+      ),
+    }))
+    .where("room_id", "=", roomId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw new ChatError(404, "room_not_found");
+}
+
+/** Unread messages over all the user's rooms. */
+export async function countUnread({ db, userId }: { db: Database; userId: string }) {
+  const row = await db
+    .selectFrom("chat_participants as me")
+    .innerJoin("chat_messages as m", "m.room_id", "me.room_id")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("me.user_id", "=", userId)
+    .whereRef("m.id", ">", "me.last_read_message_id")
+    .where("m.sender_id", "<>", userId)
+    .where(notFromBlocked(userId))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Creates a room, or for DIRECT finds the one the pair already has (SPEC §7: isNew false).
+ * New participants' sockets join its channel at once.
+ */
+export async function createRoom({
+  db,
+  realtime,
+  creatorId,
+  participantIds,
+  type,
+  name,
+}: {
+  db: Database;
+  realtime: Realtime;
+  creatorId: string;
+  participantIds: string[];
+  type: ChatRoomType;
+  name: string | null;
+}) {
+  const members = [...new Set([creatorId, ...participantIds])];
+  if (members.length < 2) throw new ChatError(422, "self_chat");
+  if (type === "DIRECT" && members.length !== 2) throw new ChatError(422, "direct_needs_two");
+  const known = await db.selectFrom("users").select("id").where("id", "in", members).execute();
+  if (known.length !== members.length) throw new ChatError(404, "user_not_found");
+  const other = members.find((id) => id !== creatorId)!;
+  if (type === "DIRECT") {
+    const blocked = await db
+      .selectFrom("user_blocks")
+      .select("blocker_id")
+      .where("blocker_id", "=", other)
+      .where("blocked_id", "=", creatorId)
+      .executeTakeFirst();
+    if (blocked) throw new ChatError(403, "blocked");
+  }
+
+  const { roomId, isNew } = await db.transaction().execute(async (trx) => {
+    const key = type === "DIRECT" ? directKey(creatorId, other) : null;
+    const created = await trx
+      .insertInto("chat_rooms")
+      .values({ type, name, direct_key: key })
+      .onConflict((oc) => oc.column("direct_key").doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    if (!created) {
+      const existing = await trx.selectFrom("chat_rooms").select("id").where("direct_key", "=", key).executeTakeFirstOrThrow();
+      return { roomId: existing.id, isNew: false };
+    }
+    await trx
+      .insertInto("chat_participants")
+      .values(members.map((userId) => ({ room_id: created.id, user_id: userId })))
+      .execute();
+    return { roomId: created.id, isNew: true };
+  });
+  if (isNew) realtime.joinRoom(members, roomId);
+  const [chatRoom] = await listRooms({ db, userId: creatorId, limit: 1, offset: 0, roomId });
+  return { chatRoom: chatRoom!, isNew };
+}
+
+export async function blockUser({ db, blockerId, blockedId }: { db: Database; blockerId: string; blockedId: string }) {
+  if (blockerId === blockedId) throw new ChatError(422, "self_block");
+  const exists = await db.selectFrom("users").select("id").where("id", "=", blockedId).executeTakeFirst();
+  if (!exists) throw new ChatError(404, "user_not_found");
+  await db
+    .insertInto("user_blocks")
+    .values({ blocker_id: blockerId, blocked_id: blockedId })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+export async function unblockUser({ db, blockerId, blockedId }: { db: Database; blockerId: string; blockedId: string }) {
+  await db.deleteFrom("user_blocks").where("blocker_id", "=", blockerId).where("blocked_id", "=", blockedId).execute();
+}

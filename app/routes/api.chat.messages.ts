@@ -1,0 +1,27 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { apiOk, chatErrorResponse, parseOrThrow, readJson, requireApiUser } from "~/lib/api.server";
+import { listMessagesQuerySchema, sendMessageSchema } from "~/lib/schemas";
+import { listMessages, sendMessage } from "~/models/chat.server";
+
+/** GET /api/chat/messages?roomId&before → data.messages (30, chronological), data.hasMore. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireApiUser(context);
+  const query = parseOrThrow(listMessagesQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
+  try {
+    return apiOk({ data: await listMessages({ db: context.db, userId: user.id, ...query }) });
+  } catch (error) {
+    return chatErrorResponse(error);
+  }
+}
+
+/** POST /api/chat/messages {roomId, content, messageType, metadata} → data.message. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireApiUser(context);
+  const input = parseOrThrow(sendMessageSchema, await readJson(request));
+  try {
+    const message = await sendMessage({ db: context.db, realtime: context.realtime, senderId: user.id, ...input });
+    return apiOk({ data: { message } }, { status: 201 });
+  } catch (error) {
+    return chatErrorResponse(error);
+  }
+}

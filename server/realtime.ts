@@ -1,0 +1,54 @@
+import type { Server as SocketServer } from "socket.io";
+import { userChannel, roomChannel, type RealtimeEventName } from "../app/lib/realtime-events";
+import type { AuthUser } from "./auth/session";
+
+/**
+ * The only way the app emits realtime events (PRODUCT §7). Models call it; with REDIS_URL the
+ * Socket.IO adapter carries every call to the sockets on other replicas too.
+ */
+export interface Realtime {
+  /** Sends an event to every socket of these users. */
+  toUsers(userIds: readonly string[], event: RealtimeEventName, payload: unknown): void;
+  /** Makes the users' connected sockets join a chat room's channel (they just became participants). */
+  joinRoom(userIds: readonly string[], roomId: string): void;
+}
+
+/**
+ * Authenticates every socket with the access token of its handshake (`auth: { token }`), joins it
+ * to `user:{id}` and to the channels of its chat rooms, and answers the emitter the app uses.
+ */
+export function attachRealtime(
+  io: SocketServer,
+  {
+    authenticate,
+    roomIdsOf,
+  }: {
+    authenticate: (accessToken: string) => Promise<AuthUser | null>;
+    roomIdsOf: (userId: string) => Promise<string[]>;
+  },
+): Realtime {
+  io.use(async (socket, next) => {
+    const token = socket.handshake.auth?.token;
+    const user = typeof token === "string" ? await authenticate(token).catch(() => null) : null;
+    if (!user) return next(new Error("unauthorized"));
+    socket.data.userId = user.id;
+    next();
+  });
+
+  io.on("connection", async (socket) => {
+    const userId = socket.data.userId as string;
+    await socket.join(userChannel(userId));
+    const rooms = await roomIdsOf(userId).catch(() => []);
+    if (rooms.length) await socket.join(rooms.map(roomChannel));
+    socket.emit("ready");
+  });
+
+  return {
+    toUsers(userIds, event, payload) {
+      if (userIds.length) io.to(userIds.map(userChannel)).emit(event, payload);
+    },
+    joinRoom(userIds, roomId) {
+      if (userIds.length) io.in(userIds.map(userChannel)).socketsJoin(roomChannel(roomId));
+    },
+  };
+}
