@@ -6,6 +6,8 @@ import { createRequestHandler } from "@remix-run/express";
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
+import { createAdapter } from "@socket.io/redis-streams-adapter";
+import { createClient as createRedisClient } from "redis";
 import { Server as SocketServer } from "socket.io";
 import type { ViteDevServer } from "vite";
 import { messages } from "../app/lib/messages";
@@ -44,7 +46,20 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   const development = !options.build;
   const app = express();
   const httpServer = http.createServer(app);
-  const io = new SocketServer(httpServer, { path: "/socket.io", serveClient: false });
+  // With Redis, events fan out to every replica through a Redis stream, and a socket that reconnects
+  // within two minutes gets what it missed (connection state recovery). Without it, one process.
+  const redis = config.REDIS_URL ? createRedisClient({ url: config.REDIS_URL }) : undefined;
+  if (redis) {
+    redis.on("error", (error) => console.error("[redis]", error.message));
+    await redis.connect();
+  }
+  const io = new SocketServer(httpServer, {
+    path: "/socket.io",
+    serveClient: false,
+    ...(redis
+      ? { adapter: createAdapter(redis), connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000 } }
+      : {}),
+  });
 
   let vite: ViteDevServer | undefined;
   let getBuild: () => Promise<ServerBuild>;
@@ -172,6 +187,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
         await drained;
         clearTimeout(forceClose);
         await vite?.close();
+        await redis?.quit();
         await database.close();
       })();
       return closing;

@@ -24,6 +24,11 @@ const envSchema = z.object({
     .default("false")
     .transform((value) => value === "true"),
   HONEYPOT_SECRET: z.string().min(16).optional(),
+  REDIS_URL: z
+    .string()
+    .url()
+    .refine((url) => /^rediss?:\/\//.test(url), "must be a redis:// URL")
+    .optional(),
   SUPABASE_URL: z.string().url().optional(),
   SUPABASE_ANON_KEY: z.string().min(20).optional(),
   SUPABASE_JWT_SECRET: z.string().min(32).optional(),

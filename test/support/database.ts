@@ -8,6 +8,8 @@ import { seedDemoData } from "../../server/db/seed";
 export const testEngine = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
 
 export interface TestDatabase extends DatabaseHandle {
+  /** The database's URL on PostgreSQL (for other processes to share it). */
+  url?: string;
   /** Closes the connection and, on PostgreSQL, drops the database. */
   dispose(): Promise<void>;
 }
@@ -24,6 +26,7 @@ export async function createTestDatabase({
 }: { engine?: "postgres" | "pglite"; migrate?: boolean; seed?: boolean; demoAccounts?: boolean } = {}): Promise<TestDatabase> {
   let handle: DatabaseHandle;
   let drop = async () => {};
+  let databaseUrl: string | undefined;
   if (engine === "postgres") {
     const adminUrl = process.env.TEST_DATABASE_URL;
     if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
@@ -31,7 +34,8 @@ export async function createTestDatabase({
     await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
-    handle = await openDatabase({ url: url.toString(), poolMax: 5 });
+    databaseUrl = url.toString();
+    handle = await openDatabase({ url: databaseUrl, poolMax: 5 });
     drop = () => withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   } else {
     handle = await openDatabase({ dataDir: "memory://" });
@@ -40,6 +44,7 @@ export async function createTestDatabase({
   if (seed) await seedDemoData(handle.db, { demoAccounts });
   return {
     ...handle,
+    url: databaseUrl,
     async dispose() {
       await handle.close();
       await drop();

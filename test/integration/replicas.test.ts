@@ -1,0 +1,95 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createClient } from "@supabase/supabase-js";
+import WebSocket from "ws";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signAnonKey } from "../../server/auth/jwt";
+import { createTestDatabase, type TestDatabase } from "../support/database";
+import { collect, connectSocket, settle } from "../support/sockets";
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+// Two replicas need a database both can reach: PostgreSQL (CI always sets TEST_DATABASE_URL).
+describe.runIf(process.env.TEST_DATABASE_URL)("two server processes sharing one PostgreSQL and one Redis", () => {
+  const secret = randomBytes(32).toString("base64url");
+  const children: ChildProcessWithoutNullStreams[] = [];
+  const urls: string[] = [];
+  let database: TestDatabase;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase({ engine: "postgres", seed: true });
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-replicas-"));
+    const url = database.url!;
+    for (const name of ["a", "b"]) {
+      const child = spawn(process.execPath, ["build/index.js"], {
+        env: {
+          PATH: process.env.PATH ?? "",
+          NODE_ENV: "production",
+          PORT: "0",
+          HOST: "127.0.0.1",
+          DATA_DIR: path.join(dataDir, name),
+          DATABASE_URL: url,
+          REDIS_URL,
+          SUPABASE_JWT_SECRET: secret,
+          SEED: "none",
+        },
+      });
+      children.push(child);
+      urls.push(
+        await new Promise<string>((resolve, reject) => {
+          let output = "";
+          child.stdout.on("data", (chunk: Buffer) => {
+            output += chunk;
+            const port = /GamerMatch: http:\/\/[^:]+:(\d+)/.exec(output)?.[1];
+            if (port) resolve(`http://127.0.0.1:${port}`);
+          });
+          child.stderr.on("data", (chunk: Buffer) => (output += chunk));
+          child.on("exit", () => reject(new Error(`replica ${name} exited:\n${output}`)));
+        }),
+      );
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const child of children) child.kill("SIGTERM");
+    await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.on("exit", resolve)))));
+    await database?.dispose();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function member(baseUrl: string, displayName: string) {
+    const supabase = createClient(baseUrl, await signAnonKey(secret), {
+      auth: { persistSession: false, autoRefreshToken: false },
+      realtime: { transport: WebSocket as never },
+    });
+    const { data, error } = await supabase.auth.signUp({ email: `${randomBytes(5).toString("hex")}@example.jp`, password: "correct-horse-42" });
+    if (error) throw error;
+    const token = data.session!.access_token;
+    const api = (pathname: string, json: unknown) =>
+      fetch(new URL(pathname, baseUrl), {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+        body: JSON.stringify(json),
+      });
+    expect((await api("/api/user/profile", { displayName })).ok).toBe(true);
+    return { id: data.user!.id, token, api };
+  }
+
+  it("a message sent through one reaches a socket connected to the other", async () => {
+    const [a, b] = urls as [string, string];
+    const alice = await member(a, "アリス");
+    const bob = await member(b, "ボブ");
+    const bobSocket = await connectSocket(b, bob.token);
+    const received = collect<{ content: string }>(bobSocket, "chat:message");
+
+    const room = await (await alice.api("/api/chat/rooms", { participantIds: [bob.id], type: "DIRECT", name: null })).json();
+    expect((await alice.api("/api/chat/messages", { roomId: room.data.chatRoom.id, content: "別のサーバーから", messageType: "TEXT", metadata: null })).status).toBe(201);
+    for (let i = 0; i < 20 && received.length === 0; i++) await settle(100);
+    expect(received.map((m) => m.content)).toEqual(["別のサーバーから"]);
+    bobSocket.close();
+  });
+});
