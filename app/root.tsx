@@ -2,7 +2,9 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { AuthProvider } from "./components/auth-provider";
+import { ChatPopups } from "./components/chat-popups";
 import { GeneralErrorBoundary } from "./components/error-boundary";
+import { RealtimeProvider } from "./components/realtime-provider";
 import { SiteChrome } from "./components/site-chrome";
 import { useBuildVersionCheck } from "./lib/build-version";
 import { PRODUCT_TAGLINE } from "./lib/constants";
@@ -60,7 +62,10 @@ export default function App() {
   useBuildVersionCheck();
   return (
     <AuthProvider config={auth}>
-      <Outlet />
+      <RealtimeProvider>
+        <Outlet />
+        <ChatPopups />
+      </RealtimeProvider>
     </AuthProvider>
   );
 }

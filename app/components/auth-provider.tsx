@@ -17,7 +17,13 @@ interface AuthContextValue extends AuthState {
   api: ReturnType<typeof createApiClient>;
 }
 
-const AuthContext = createContext<AuthContextValue | null>(null);
+// Outside the provider (the root error page's header) everything reads as signed out.
+const AuthContext = createContext<AuthContextValue>({
+  status: "signedOut",
+  session: null,
+  claims: null,
+  api: createApiClient({ getAccessToken: () => null }),
+});
 
 /** The me call, read as a profile check: 404 means no profile yet, 401/403 a session the server refuses. */
 async function checkProfile(api: ReturnType<typeof createApiClient>): Promise<ProfileCheck> {
@@ -33,9 +39,7 @@ async function checkProfile(api: ReturnType<typeof createApiClient>): Promise<Pr
 
 /** The browser's auth state and the API client bound to its session. */
 export function useAuth() {
-  const value = useContext(AuthContext);
-  if (!value) throw new Error("useAuth outside AuthProvider");
-  return value;
+  return useContext(AuthContext);
 }
 
 /**

@@ -2,6 +2,7 @@ import { Link, NavLink, useRouteLoaderData } from "@remix-run/react";
 import { PRODUCT_NAME } from "~/lib/constants";
 import type { loader as rootLoader } from "~/root";
 import { SignOutButton } from "./sign-out-button";
+import { UnreadChatBadge } from "./unread-chat-badge";
 
 const navItems = [
   { to: "/", label: "ホーム", end: true },
@@ -30,6 +31,10 @@ export function SiteHeader() {
         <div className="ml-auto flex items-center gap-1 text-sm">
           {viewer ? (
             <>
+              <NavLink to="/chat" className={navClass}>
+                チャット
+                <UnreadChatBadge />
+              </NavLink>
               <NavLink to="/mypage" className={navClass}>
                 マイページ
               </NavLink>

@@ -61,3 +61,5 @@ export const CHAT_MESSAGE_MAX = 1000;
 export const CHAT_ROOM_NAME_MAX = 50;
 export const CHAT_GROUP_MAX_PARTICIPANTS = 20;
 export const CHAT_RATE_LIMIT = { limit: 10, windowMs: 10_000 } as const;
+export const REALTIME_CONNECT_TIMEOUT_MS = 10_000;
+export const CHAT_POPUP_MS = 5_000;

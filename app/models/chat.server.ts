@@ -21,6 +21,7 @@ export interface ChatRoom {
   type: ChatRoomType;
   name: string | null;
   participantIds: string[];
+  participants: Array<{ uid: string; displayName: string; avatar: string | null }>;
   unreadCount: number;
   lastMessage: ChatMessage | null;
   lastActivityAt: string;
@@ -119,23 +120,31 @@ export async function listRooms({
   if (rooms.length === 0) return [];
   const ids = rooms.map((room) => room.id);
   const [participants, lastMessages] = await Promise.all([
-    db.selectFrom("chat_participants").select(["room_id", "user_id"]).where("room_id", "in", ids).orderBy("joined_at").execute(),
+    db
+      .selectFrom("chat_participants as p")
+      .innerJoin("users as u", "u.id", "p.user_id")
+      .select(["p.room_id", "p.user_id", "u.display_name", "u.avatar_url"])
+      .where("p.room_id", "in", ids)
+      .orderBy("p.joined_at")
+      .execute(),
     messagesQuery(db)
       .where("m.id", "in", (eb) => eb.selectFrom("chat_messages").select((inner) => inner.fn.max<number>("id").as("id")).where("room_id", "in", ids).groupBy("room_id"))
       .execute(),
   ]);
   const lastByRoom = new Map(lastMessages.map((row) => [row.room_id, toMessage(row)]));
-  return rooms.map(
-    (room): ChatRoom => ({
+  return rooms.map((room): ChatRoom => {
+    const members = participants.filter((p) => p.room_id === room.id);
+    return {
       id: room.id,
       type: room.type,
       name: room.name,
-      participantIds: participants.filter((p) => p.room_id === room.id).map((p) => p.user_id),
+      participantIds: members.map((p) => p.user_id),
+      participants: members.map((p) => ({ uid: p.user_id, displayName: p.display_name, avatar: p.avatar_url })),
       unreadCount: Number(room.unread_count ?? 0),
       lastMessage: lastByRoom.get(room.id) ?? null,
       lastActivityAt: room.last_activity_at.toISOString(),
-    }),
-  );
+    };
+  });
 }
 
 /** Messages (aliased `m`) from people the reader blocked are not theirs to see. */

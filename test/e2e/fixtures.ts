@@ -37,3 +37,25 @@ export async function documentWasReloaded(page: import("@playwright/test").Page)
 export async function waitForHydration(page: import("@playwright/test").Page) {
   await page.waitForFunction(() => (window as unknown as { __remixRouter?: unknown }).__remixRouter !== undefined);
 }
+
+export const E2E_PASSWORD = "correct-horse-42";
+
+/** A new account with a profile, made through the HTTP API (the UI flow has its own test). */
+export async function createUser(request: import("@playwright/test").APIRequestContext, displayName: string) {
+  const email = `e2e-${Math.random().toString(16).slice(2, 12)}@example.jp`;
+  const signup = await request.post("/auth/v1/signup", { data: { email, password: E2E_PASSWORD } });
+  expect(signup.ok()).toBe(true);
+  const { access_token: token, user } = (await signup.json()) as { access_token: string; user: { id: string } };
+  const profile = await request.post("/api/user/profile", { data: { displayName }, headers: { Authorization: `Bearer ${token}` } });
+  expect(profile.ok()).toBe(true);
+  return { id: user.id, email, token, displayName };
+}
+
+/** Signs the page in through the login form. */
+export async function login(page: import("@playwright/test").Page, email: string, redirectTo = "/mypage") {
+  await page.goto(`/login?redirectTo=${encodeURIComponent(redirectTo)}`);
+  await page.getByLabel("メールアドレス").fill(email);
+  await page.getByLabel("パスワード").fill(E2E_PASSWORD);
+  await page.getByRole("button", { name: "ログイン" }).last().click();
+  await page.waitForURL(redirectTo);
+}

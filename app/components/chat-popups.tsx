@@ -1,0 +1,51 @@
+import { useLocation, useNavigate } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { shouldShowChatPopup, type ChatMessageEvent } from "~/lib/chat-rules";
+import { CHAT_POPUP_MS } from "~/lib/constants";
+import { RealtimeEvent } from "~/lib/realtime-events";
+import { useAuth } from "./auth-provider";
+import { useRealtimeEvent } from "./realtime-provider";
+
+/** The chat notification popup (SPEC §2): a new message for you, for 5 seconds; click to open its room. */
+export function ChatPopups() {
+  const { claims } = useAuth();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const [popup, setPopup] = useState<ChatMessageEvent | null>(null);
+
+  useRealtimeEvent<ChatMessageEvent>(RealtimeEvent.chatMessage, (message) => {
+    if (claims && shouldShowChatPopup({ pathname, message, userId: claims.sub })) setPopup(message);
+  });
+
+  useEffect(() => {
+    if (!popup) return;
+    const timer = window.setTimeout(() => setPopup(null), CHAT_POPUP_MS);
+    return () => window.clearTimeout(timer);
+  }, [popup]);
+
+  if (!popup) return null;
+  return (
+    <div className="fixed right-4 bottom-4 z-50 w-80 max-w-[calc(100vw-2rem)]" role="status" aria-live="polite">
+      <button
+        type="button"
+        onClick={() => {
+          setPopup(null);
+          navigate(`/chat/${popup.chatRoomId}`);
+        }}
+        className="flex w-full items-start gap-3 rounded-xl bg-white p-4 text-left shadow-lg ring-1 ring-slate-200 hover:bg-slate-50"
+      >
+        {popup.sender.avatar ? (
+          <img src={popup.sender.avatar} alt="" width={40} height={40} className="size-10 rounded-full object-cover" />
+        ) : (
+          <span aria-hidden="true" className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-100 font-bold text-brand-700">
+            {popup.sender.displayName.slice(0, 1)}
+          </span>
+        )}
+        <span className="min-w-0">
+          <span className="block text-sm font-semibold">{popup.sender.displayName}</span>
+          <span className="line-clamp-2 text-sm text-slate-600">{popup.content}</span>
+        </span>
+      </button>
+    </div>
+  );
+}

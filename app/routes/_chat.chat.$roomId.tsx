@@ -1,0 +1,210 @@
+import { parseWithZod } from "@conform-to/zod";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
+import { z } from "zod";
+import { useAuth } from "~/components/auth-provider";
+import { useRealtime, useRealtimeEvent } from "~/components/realtime-provider";
+import { requireProfile } from "~/lib/auth.server";
+import type { ChatMessageEvent } from "~/lib/chat-rules";
+import { CHAT_MESSAGE_MAX } from "~/lib/constants";
+import { messages as text } from "~/lib/messages";
+import { pageMeta } from "~/lib/meta";
+import { parseParams } from "~/lib/params";
+import { RealtimeEvent } from "~/lib/realtime-events";
+import { sendMessageSchema, uuidParam } from "~/lib/schemas";
+import { formatDateTime, isoString } from "~/lib/time";
+import { ChatError, getRoom, listMessages, markRead, sendMessage, type ChatMessage } from "~/models/chat.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.title ?? "チャット");
+
+const paramsSchema = z.object({ roomId: uuidParam });
+
+async function loadRoom(request: Request, context: LoaderFunctionArgs["context"], roomId: string) {
+  const { user } = await requireProfile(request, context);
+  try {
+    return { user, room: await getRoom({ db: context.db, userId: user.id, roomId }) };
+  } catch (error) {
+    // Not a participant: the room does not exist for this user.
+    if (error instanceof ChatError) throw new Response(null, { status: 404 });
+    throw error;
+  }
+}
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { roomId } = parseParams(paramsSchema, params, request);
+  const { user, room } = await loadRoom(request, context, roomId);
+  const before = Number(new URL(request.url).searchParams.get("before")) || undefined;
+  const page = await listMessages({ db: context.db, userId: user.id, roomId, before });
+  if (!before) await markRead({ db: context.db, userId: user.id, roomId });
+  const others = room.participants.filter((p) => p.uid !== user.id);
+  return { room, title: room.name ?? (others.map((p) => p.displayName).join("、") || "チャット"), ...page, before: before ?? null, viewerId: user.id };
+}
+
+/** Without JavaScript the message form posts here and comes back to the room. */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { roomId } = parseParams(paramsSchema, params, request);
+  const { user } = await loadRoom(request, context, roomId);
+  const formData = await request.formData();
+  formData.set("roomId", roomId);
+  const submission = parseWithZod(formData, { schema: sendMessageSchema });
+  if (submission.status !== "success") return data({ error: submission.error?.content?.[0] ?? text.validation.checkInput }, { status: 400 });
+  try {
+    await sendMessage({ db: context.db, realtime: context.realtime, senderId: user.id, ...submission.value });
+  } catch (error) {
+    if (!(error instanceof ChatError)) throw error;
+    const message = error.code === "blocked" ? text.chat.blocked : error.code === "rate_limited" ? text.chat.rateLimited : text.api.failed;
+    return data({ error: message }, { status: error.status });
+  }
+  throw redirect(`/chat/${roomId}`);
+}
+
+type Shown = ChatMessage & { pending?: boolean };
+
+const byId = (list: Shown[]) => {
+  const seen = new Map<number, Shown>();
+  for (const message of list) seen.set(message.id, message);
+  return [...seen.values()].sort((a, b) => a.id - b.id);
+};
+
+export default function ChatRoomPage() {
+  const loaded = useLoaderData<typeof loader>();
+  const actionError = useActionData<typeof action>()?.error;
+  const { api } = useAuth();
+  const { reconnects } = useRealtime();
+  const roomId = loaded.room.id;
+  const [shown, setShown] = useState<Shown[]>(loaded.messages);
+  const [hasMore, setHasMore] = useState(loaded.hasMore);
+  const [sendError, setSendError] = useState<string | null>(null);
+  const bottom = useRef<HTMLDivElement>(null);
+  const pendingId = useRef(-1);
+
+  // A new room or a new page from the server (no-JS paging, revalidation) replaces what is shown.
+  useEffect(() => {
+    setShown(loaded.messages);
+    setHasMore(loaded.hasMore);
+  }, [loaded.messages, loaded.hasMore]);
+
+  const markReadSoon = useCallback(() => void api.post(`/api/chat/rooms/${roomId}/mark-read`).catch(() => {}), [api, roomId]);
+
+  useRealtimeEvent<ChatMessageEvent>(RealtimeEvent.chatMessage, (message) => {
+    if (message.chatRoomId !== roomId) return;
+    setShown((current) => byId([...current.filter((m) => !(m.pending && m.content === message.content && m.sender.uid === message.sender.uid)), message as ChatMessage]));
+    markReadSoon();
+  });
+
+  // After a reconnect, fetch what may have been missed: the server is the truth.
+  useEffect(() => {
+    if (reconnects === 0 || loaded.before) return;
+    api
+      .get<{ data: { messages: ChatMessage[] } }>(`/api/chat/messages?roomId=${roomId}`)
+      .then((result) => result && setShown((current) => byId([...current, ...result.data.messages])))
+      .catch(() => {});
+  }, [reconnects, api, roomId, loaded.before]);
+
+  useEffect(() => {
+    if (!loaded.before) bottom.current?.scrollIntoView({ block: "end" });
+  }, [shown.length, loaded.before]);
+
+  const loadOlder = async (event: React.MouseEvent) => {
+    const oldest = shown.find((m) => !m.pending);
+    if (!oldest) return;
+    event.preventDefault();
+    const result = await api.get<{ data: { messages: ChatMessage[]; hasMore: boolean } }>(`/api/chat/messages?roomId=${roomId}&before=${oldest.id}`).catch(() => undefined);
+    if (!result) return;
+    setShown((current) => byId([...result.data.messages, ...current]));
+    setHasMore(result.data.hasMore);
+  };
+
+  const send = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const content = String(new FormData(form).get("content") ?? "").trim();
+    if (!content) return setSendError(text.chat.emptyMessage);
+    setSendError(null);
+    form.reset();
+    // Shown at once, replaced by the server's copy when it answers.
+    const pending: Shown = {
+      id: pendingId.current--,
+      content,
+      messageType: "TEXT",
+      metadata: null,
+      chatRoomId: roomId,
+      sender: { uid: loaded.viewerId, supabaseId: loaded.viewerId, displayName: "", avatar: null },
+      createdAt: new Date().toISOString(),
+      pending: true,
+    };
+    setShown((current) => [...current, pending]);
+    try {
+      const result = await api.post<{ data: { message: ChatMessage } }>("/api/chat/messages", { roomId, content, messageType: "TEXT", metadata: null });
+      setShown((current) => byId([...current.filter((m) => m.id !== pending.id), ...(result ? [result.data.message] : [])]));
+    } catch (error) {
+      setShown((current) => current.filter((m) => m.id !== pending.id));
+      setSendError(error instanceof Error ? error.message : text.api.failed);
+    }
+  };
+
+  const oldest = shown.find((m) => !m.pending);
+  return (
+    <section aria-labelledby="room-title" className="flex w-full flex-col">
+      <header className="flex items-center gap-3 border-b border-slate-200 bg-white px-4 py-3">
+        <Link to="/chat" className="text-sm text-brand-600 underline">
+          チャット一覧
+        </Link>
+        <h1 id="room-title" className="truncate text-lg font-bold">
+          {loaded.title}
+        </h1>
+      </header>
+      <div className="flex-1 overflow-y-auto px-4 py-4" aria-live="polite">
+        {hasMore && oldest ? (
+          <p className="mb-4 text-center">
+            <Link to={`?before=${oldest.id}`} onClick={loadOlder} className="text-sm text-brand-600 underline">
+              以前のメッセージを表示
+            </Link>
+          </p>
+        ) : null}
+        {loaded.before ? (
+          <p className="mb-4 text-center">
+            <Link to={`/chat/${roomId}`} className="text-sm text-brand-600 underline">
+              最新のメッセージへ
+            </Link>
+          </p>
+        ) : null}
+        {shown.length === 0 ? <p className="text-center text-slate-500">最初のメッセージを送ってみましょう。</p> : null}
+        <ol className="space-y-3" aria-label="メッセージ一覧">
+          {shown.map((message) => {
+            const mine = message.sender.uid === loaded.viewerId;
+            return (
+              <li key={message.id} className={`flex ${mine ? "justify-end" : "justify-start"}`}>
+                <div className={`max-w-[80%] rounded-2xl px-4 py-2 ${mine ? "bg-brand-600 text-white" : "bg-white ring-1 ring-slate-200"} ${message.pending ? "opacity-60" : ""}`}>
+                  {mine ? null : <p className="text-xs font-semibold text-slate-500">{message.sender.displayName}</p>}
+                  <p className="whitespace-pre-wrap break-words">{message.content}</p>
+                  <time className={`block text-right text-[10px] ${mine ? "text-brand-100" : "text-slate-400"}`} dateTime={isoString(message.createdAt)}>
+                    {message.pending ? "送信中…" : formatDateTime(message.createdAt)}
+                  </time>
+                </div>
+              </li>
+            );
+          })}
+        </ol>
+        <div ref={bottom} />
+      </div>
+      <Form method="post" onSubmit={send} className="border-t border-slate-200 bg-white p-3">
+        {actionError || sendError ? (
+          <p role="alert" className="mb-2 text-sm text-red-600">
+            {sendError ?? actionError}
+          </p>
+        ) : null}
+        <div className="flex gap-2">
+          <label htmlFor="chat-content" className="sr-only">
+            メッセージ
+          </label>
+          <textarea id="chat-content" name="content" rows={2} maxLength={CHAT_MESSAGE_MAX} required className="field-input flex-1 resize-none" placeholder="メッセージを入力" />
+          <button type="submit" className="btn-primary self-end">
+            送信
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}

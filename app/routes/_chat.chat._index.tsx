@@ -1,0 +1,85 @@
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { requireProfile } from "~/lib/auth.server";
+import { roomTitle } from "~/lib/chat-view";
+import { CHAT_ROOMS_PAGE_SIZE } from "~/lib/constants";
+import { pageMeta } from "~/lib/meta";
+import { uuidParam } from "~/lib/schemas";
+import { formatRelative } from "~/lib/time";
+import { ChatError, createRoom, listRooms } from "~/models/chat.server";
+
+export const meta: MetaFunction = () => pageMeta("チャット");
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { user } = await requireProfile(request, context);
+  const url = new URL(request.url);
+  // /chat?with={uid}: the DIRECT room with that user, found or made (a profile's "チャットする" link).
+  const withUser = url.searchParams.get("with");
+  if (withUser) {
+    const other = uuidParam.safeParse(withUser);
+    if (!other.success) throw new Response(null, { status: 404 });
+    try {
+      const { chatRoom } = await createRoom({
+        db: context.db,
+        realtime: context.realtime,
+        creatorId: user.id,
+        participantIds: [other.data],
+        type: "DIRECT",
+        name: null,
+      });
+      throw redirect(`/chat/${chatRoom.id}`);
+    } catch (error) {
+      if (error instanceof ChatError) throw new Response(null, { status: error.status === 403 ? 403 : 404 });
+      throw error;
+    }
+  }
+  const page = Math.max(0, Number(url.searchParams.get("page")) || 0);
+  const rooms = await listRooms({ db: context.db, userId: user.id, limit: CHAT_ROOMS_PAGE_SIZE + 1, offset: page * CHAT_ROOMS_PAGE_SIZE });
+  return { rooms: rooms.slice(0, CHAT_ROOMS_PAGE_SIZE), hasNext: rooms.length > CHAT_ROOMS_PAGE_SIZE, page, viewerId: user.id };
+}
+
+export default function ChatListPage() {
+  const { rooms, hasNext, page, viewerId } = useLoaderData<typeof loader>();
+  return (
+    <section aria-labelledby="chat-title" className="w-full overflow-y-auto px-4 py-6">
+      <h1 id="chat-title" className="mb-4 text-2xl font-bold">
+        チャット
+      </h1>
+      {rooms.length === 0 ? (
+        <p className="rounded-xl bg-white p-8 text-center text-slate-500 ring-1 ring-slate-200">
+          まだチャットはありません。気になるゲーマーのプロフィールから話しかけてみましょう。
+        </p>
+      ) : (
+        <ul className="divide-y divide-slate-100 rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
+          {rooms.map((room) => (
+            <li key={room.id}>
+              <Link to={`/chat/${room.id}`} className="flex items-center gap-3 p-4 hover:bg-slate-50">
+                <span aria-hidden="true" className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-100 font-bold text-brand-700">
+                  {roomTitle(room, viewerId).slice(0, 1)}
+                </span>
+                <span className="min-w-0 flex-1">
+                  <span className="flex items-baseline justify-between gap-2">
+                    <span className="truncate font-semibold">{roomTitle(room, viewerId)}</span>
+                    <time className="shrink-0 text-xs text-slate-500" dateTime={room.lastActivityAt}>
+                      {formatRelative(room.lastActivityAt)}
+                    </time>
+                  </span>
+                  <span className="block truncate text-sm text-slate-600">{room.lastMessage?.content ?? "メッセージはまだありません"}</span>
+                </span>
+                {room.unreadCount > 0 ? (
+                  <span className="rounded-full bg-red-600 px-2 py-0.5 text-xs font-bold text-white" aria-label={`未読${room.unreadCount}件`}>
+                    {room.unreadCount}
+                  </span>
+                ) : null}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      <nav aria-label="ページ" className="mt-4 flex justify-between text-sm">
+        {page > 0 ? <Link to={`/chat?page=${page - 1}`} className="text-brand-600 underline">新しいチャット</Link> : <span />}
+        {hasNext ? <Link to={`/chat?page=${page + 1}`} className="text-brand-600 underline">以前のチャット</Link> : null}
+      </nav>
+    </section>
+  );
+}

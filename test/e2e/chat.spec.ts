@@ -1,0 +1,69 @@
+import { createUser, expect, login, test, waitForHydration } from "./fixtures";
+
+test("two people chat live in two browsers", async ({ browser, request }) => {
+  const alice = await createUser(request, "アリス");
+  const bob = await createUser(request, "ボブ");
+  const room = await request.post("/api/chat/rooms", {
+    data: { participantIds: [bob.id], type: "DIRECT", name: null },
+    headers: { Authorization: `Bearer ${alice.token}` },
+  });
+  const roomId = (await room.json()).data.chatRoom.id as string;
+
+  const aliceContext = await browser.newContext();
+  const bobContext = await browser.newContext();
+  const alicePage = await aliceContext.newPage();
+  const bobPage = await bobContext.newPage();
+  await login(alicePage, alice.email, `/chat/${roomId}`);
+  await login(bobPage, bob.email, "/");
+  await waitForHydration(alicePage);
+  await waitForHydration(bobPage);
+
+  // Alice writes; it shows for her at once and for Bob live, with a popup since he is not in the room.
+  await alicePage.getByLabel("メッセージ", { exact: true }).fill("今夜APEXやりませんか？");
+  await alicePage.getByRole("button", { name: "送信" }).click();
+  await expect(alicePage.getByRole("list", { name: "メッセージ一覧" })).toContainText("今夜APEXやりませんか？");
+  const popup = bobPage.getByRole("status").filter({ hasText: "今夜APEXやりませんか？" });
+  await expect(popup).toBeVisible();
+  await expect(popup).toContainText("アリス");
+  await expect(bobPage.getByTestId("unread-chat-count")).toHaveText(/1/);
+  await popup.getByRole("button").click();
+  await expect(bobPage).toHaveURL(`/chat/${roomId}`);
+  await expect(bobPage.getByRole("list", { name: "メッセージ一覧" })).toContainText("今夜APEXやりませんか？");
+
+  // Inside the room, Bob's reply arrives live for Alice, and no popup shows in the open room.
+  await waitForHydration(bobPage);
+  await bobPage.getByLabel("メッセージ", { exact: true }).fill("いいね、21時に！");
+  await bobPage.getByRole("button", { name: "送信" }).click();
+  await expect(alicePage.getByRole("list", { name: "メッセージ一覧" })).toContainText("いいね、21時に！");
+  await expect(alicePage.getByRole("status").filter({ hasText: "いいね、21時に！" })).toHaveCount(0);
+
+  await aliceContext.close();
+  await bobContext.close();
+});
+
+test.describe("with JavaScript disabled", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the room can be read and written to", async ({ page, request }) => {
+    const me = await createUser(request, "わたし");
+    const friend = await createUser(request, "ともだち");
+    const room = await request.post("/api/chat/rooms", {
+      data: { participantIds: [me.id], type: "DIRECT", name: null },
+      headers: { Authorization: `Bearer ${friend.token}` },
+    });
+    const roomId = (await room.json()).data.chatRoom.id as string;
+    await request.post("/api/chat/messages", {
+      data: { roomId, content: "JSなしでも読める？", messageType: "TEXT", metadata: null },
+      headers: { Authorization: `Bearer ${friend.token}` },
+    });
+
+    await login(page, me.email, "/chat");
+    await expect(page.getByLabel("未読1件")).toBeVisible();
+    await page.getByRole("link", { name: /ともだち/ }).click();
+    await expect(page.getByRole("list", { name: "メッセージ一覧" })).toContainText("JSなしでも読める？");
+    await page.getByLabel("メッセージ", { exact: true }).fill("読めるし書ける！");
+    await page.getByRole("button", { name: "送信" }).click();
+    await expect(page).toHaveURL(`/chat/${roomId}`);
+    await expect(page.getByRole("list", { name: "メッセージ一覧" })).toContainText("読めるし書ける！");
+  });
+});

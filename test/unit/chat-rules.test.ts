@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { chatRoomOf, shouldShowChatPopup, ticketReloads, type ChatMessageEvent } from "~/lib/chat-rules";
+
+const message = (overrides: Partial<ChatMessageEvent> = {}): ChatMessageEvent => ({
+  id: 1,
+  chatRoomId: "room-a",
+  messageType: "TEXT",
+  content: "やあ",
+  metadata: null,
+  sender: { uid: "friend", displayName: "友達", avatar: null },
+  ...overrides,
+});
+
+describe("chat popups (SPEC §2): route × room × sender", () => {
+  it.each([
+    ["/", "room-a", "friend", true],
+    ["/support", "room-a", "friend", true],
+    ["/mypage/gamer-edit", "room-a", "friend", true],
+    ["/chat", "room-a", "friend", false],
+    ["/chat/room-a", "room-a", "friend", false],
+    ["/chat/room-b", "room-a", "friend", true],
+    ["/chat/room-b/", "room-a", "friend", true],
+    ["/", "room-a", "me", false],
+    ["/chat/room-b", "room-a", "me", false],
+    ["/chatter", "room-a", "friend", true],
+  ])("on %s, a message of %s from %s → %s", (pathname, room, sender, shown) => {
+    expect(
+      shouldShowChatPopup({ pathname, message: message({ chatRoomId: room, sender: { uid: sender, displayName: "x", avatar: null } }), userId: "me" }),
+    ).toBe(shown);
+  });
+
+  it("reads the room of a chat route", () => {
+    expect(chatRoomOf("/chat/abc")).toBe("abc");
+    expect(chatRoomOf("/chat")).toBeNull();
+    expect(chatRoomOf("/chat/abc/extra")).toBeNull();
+  });
+});
+
+describe("ticket messages (SPEC §4)", () => {
+  it("reload tickets; a cancellation where I am the buyer also refreshes the balance", () => {
+    expect(ticketReloads(message({ messageType: "TEXT" }), "me")).toBeNull();
+    expect(ticketReloads(message({ messageType: "ticket_purchased", metadata: { buyerId: "me" } }), "me")).toEqual({ tickets: true, balance: false });
+    expect(ticketReloads(message({ messageType: "ticket_cancelled", metadata: { buyerId: "me" } }), "me")).toEqual({ tickets: true, balance: true });
+    expect(ticketReloads(message({ messageType: "ticket_cancelled", metadata: { buyerId: "someone" } }), "me")).toEqual({ tickets: true, balance: false });
+  });
+});
