@@ -3,7 +3,7 @@ import type { ChatMessageMetadata, ChatMessageType, ChatRoomType, Database } fro
 import type { Realtime } from "../../server/realtime";
 import { CHAT_MESSAGES_PAGE_SIZE, CHAT_RATE_LIMIT } from "~/lib/constants";
 import { RealtimeEvent } from "~/lib/realtime-events";
-import { consumeRateLimit } from "./rate-limit.server";
+import { consumeRateLimitIn } from "./rate-limit.server";
 
 /** The shapes of SPEC §3. */
 export interface ChatMessage {
@@ -203,10 +203,10 @@ export async function sendMessage({
   metadata?: ChatMessageMetadata | null;
 }) {
   if (!(await isParticipant(db, roomId, senderId))) throw new ChatError(404, "room_not_found");
-  const allowed = await consumeRateLimit({ db, buckets: [`chat:user:${senderId}`], ...CHAT_RATE_LIMIT });
-  if (!allowed) throw new ChatError(429, "rate_limited");
-
   const { message, recipients } = await db.transaction().execute(async (trx) => {
+    // Counted in the same transaction: a message refused for another reason does not use up the limit.
+    const allowed = await consumeRateLimitIn({ db: trx, buckets: [`chat:user:${senderId}`], ...CHAT_RATE_LIMIT });
+    if (!allowed) throw new ChatError(429, "rate_limited");
     const others = await trx
       .selectFrom("chat_participants as p")
       .leftJoin("user_blocks as b", (join) => join.onRef("b.blocker_id", "=", "p.user_id").on("b.blocked_id", "=", senderId))

@@ -39,12 +39,15 @@ export async function recordRateLimitEvent({ db, buckets }: { db: Database; buck
  * advisory lock per bucket makes concurrent callers line up, so the limit is exact.
  */
 export async function consumeRateLimit({ db, ...limit }: Limit): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    for (const bucket of [...limit.buckets].sort()) {
-      await sql`select pg_advisory_xact_lock(hashtext(${bucket}))`.execute(trx);
-    }
-    if (await fullBuckets(trx, limit)) return false;
-    await recordRateLimitEvent({ db: trx, buckets: limit.buckets });
-    return true;
-  });
+  return db.transaction().execute((trx) => consumeRateLimitIn({ db: trx, ...limit }));
+}
+
+/** consumeRateLimit inside a transaction the caller holds: the event counts only if that transaction commits. */
+export async function consumeRateLimitIn({ db: trx, ...limit }: Limit): Promise<boolean> {
+  for (const bucket of [...limit.buckets].sort()) {
+    await sql`select pg_advisory_xact_lock(hashtext(${bucket}))`.execute(trx);
+  }
+  if (await fullBuckets(trx, limit)) return false;
+  await recordRateLimitEvent({ db: trx, buckets: limit.buckets });
+  return true;
 }

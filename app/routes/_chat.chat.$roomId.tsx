@@ -77,6 +77,8 @@ export default function ChatRoomPage() {
   const [hasMore, setHasMore] = useState(loaded.hasMore);
   const [sendError, setSendError] = useState<string | null>(null);
   const bottom = useRef<HTMLDivElement>(null);
+  const olderLink = useRef<HTMLAnchorElement>(null);
+  const loadingOlder = useRef(false);
   const pendingId = useRef(-1);
 
   // A new room or a new page from the server (no-JS paging, revalidation) replaces what is shown.
@@ -102,19 +104,32 @@ export default function ChatRoomPage() {
       .catch(() => {});
   }, [reconnects, api, roomId, loaded.before]);
 
+  // Follow the conversation when a message is added at the end, not when older ones are prepended.
+  const newestId = shown.at(-1)?.id;
   useEffect(() => {
     if (!loaded.before) bottom.current?.scrollIntoView({ block: "end" });
-  }, [shown.length, loaded.before]);
+  }, [newestId, loaded.before]);
 
-  const loadOlder = async (event: React.MouseEvent) => {
+  const loadOlder = async (event?: React.MouseEvent) => {
     const oldest = shown.find((m) => !m.pending);
-    if (!oldest) return;
-    event.preventDefault();
+    if (!oldest || loadingOlder.current) return;
+    event?.preventDefault();
+    loadingOlder.current = true;
     const result = await api.get<{ data: { messages: ChatMessage[]; hasMore: boolean } }>(`/api/chat/messages?roomId=${roomId}&before=${oldest.id}`).catch(() => undefined);
+    loadingOlder.current = false;
     if (!result) return;
     setShown((current) => byId([...result.data.messages, ...current]));
     setHasMore(result.data.hasMore);
   };
+
+  // Scrolling up to the "older" link loads the previous page in place.
+  useEffect(() => {
+    const link = olderLink.current;
+    if (!link || !hasMore) return;
+    const observer = new IntersectionObserver(([entry]) => entry?.isIntersecting && void loadOlder());
+    observer.observe(link);
+    return () => observer.disconnect();
+  });
 
   const send = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -158,7 +173,7 @@ export default function ChatRoomPage() {
       <div className="flex-1 overflow-y-auto px-4 py-4" aria-live="polite">
         {hasMore && oldest ? (
           <p className="mb-4 text-center">
-            <Link to={`?before=${oldest.id}`} onClick={loadOlder} className="text-sm text-brand-600 underline">
+            <Link ref={olderLink} to={`?before=${oldest.id}`} onClick={loadOlder} className="text-sm text-brand-600 underline">
               以前のメッセージを表示
             </Link>
           </p>
