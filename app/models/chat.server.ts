@@ -202,21 +202,24 @@ export async function sendMessage({
   messageType?: ChatMessageType;
   metadata?: ChatMessageMetadata | null;
 }) {
-  if (!(await isParticipant(db, roomId, senderId))) throw new ChatError(404, "room_not_found");
   const { message, recipients } = await db.transaction().execute(async (trx) => {
+    // Every participant with their name and whether they blocked the sender, and the room's type: one query.
+    const members = await trx
+      .selectFrom("chat_participants as p")
+      .innerJoin("chat_rooms as r", "r.id", "p.room_id")
+      .innerJoin("users as u", "u.id", "p.user_id")
+      .leftJoin("user_blocks as b", (join) => join.onRef("b.blocker_id", "=", "p.user_id").on("b.blocked_id", "=", senderId))
+      .select(["p.user_id", "r.type", "u.display_name", "u.avatar_url", "b.blocker_id"])
+      .where("p.room_id", "=", roomId)
+      .execute();
+    const sender = members.find((member) => member.user_id === senderId);
+    if (!sender) throw new ChatError(404, "room_not_found");
+    const others = members.filter((member) => member.user_id !== senderId);
+    // In a DIRECT room, someone who blocked you cannot be messaged at all.
+    if (sender.type === "DIRECT" && others.some((other) => other.blocker_id)) throw new ChatError(403, "blocked");
     // Counted in the same transaction: a message refused for another reason does not use up the limit.
     const allowed = await consumeRateLimitIn({ db: trx, buckets: [`chat:user:${senderId}`], ...CHAT_RATE_LIMIT });
     if (!allowed) throw new ChatError(429, "rate_limited");
-    const others = await trx
-      .selectFrom("chat_participants as p")
-      .leftJoin("user_blocks as b", (join) => join.onRef("b.blocker_id", "=", "p.user_id").on("b.blocked_id", "=", senderId))
-      .select(["p.user_id", "b.blocker_id"])
-      .where("p.room_id", "=", roomId)
-      .where("p.user_id", "<>", senderId)
-      .execute();
-    const room = await trx.selectFrom("chat_rooms").select("type").where("id", "=", roomId).executeTakeFirstOrThrow();
-    // In a DIRECT room, someone who blocked you cannot be messaged at all.
-    if (room.type === "DIRECT" && others.some((other) => other.blocker_id)) throw new ChatError(403, "blocked");
     const inserted = await trx
       .insertInto("chat_messages")
       .values({
@@ -226,18 +229,20 @@ export async function sendMessage({
         message_type: messageType,
         metadata: metadata ? JSON.stringify(metadata) : null,
       })
-      .returning("id")
+      .returning(["id", "content", "message_type", "metadata", "room_id", "created_at"])
       .executeTakeFirstOrThrow();
-    await trx.updateTable("chat_rooms").set({ last_activity_at: sql<Date>`now()` }).where("id", "=", roomId).execute();
-    // Your own message is read by you.
+    // The room's activity and the sender's read marker (your own message is read by you), in one statement.
     await trx
+      .with("room", (db) => db.updateTable("chat_rooms").set({ last_activity_at: inserted.created_at }).where("id", "=", roomId).returning("id"))
       .updateTable("chat_participants")
       .set({ last_read_message_id: inserted.id })
       .where("room_id", "=", roomId)
       .where("user_id", "=", senderId)
       .execute();
-    const row = await messagesQuery(trx).where("m.id", "=", inserted.id).executeTakeFirstOrThrow();
-    return { message: toMessage(row), recipients: others.filter((other) => !other.blocker_id).map((other) => other.user_id) };
+    return {
+      message: toMessage({ ...inserted, sender_id: senderId, display_name: sender.display_name, avatar_url: sender.avatar_url }),
+      recipients: others.filter((other) => !other.blocker_id).map((other) => other.user_id),
+    };
   });
   // The message is stored: the event is only a hint, a reconnecting client refetches (PRODUCT §7).
   realtime.toUsers([senderId, ...recipients], RealtimeEvent.chatMessage, message);

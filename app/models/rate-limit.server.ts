@@ -14,11 +14,15 @@ interface Limit {
 
 async function fullBuckets(executor: Database, { buckets, limit, windowMs }: Omit<Limit, "db">) {
   const since = new Date(Date.now() - windowMs);
-  await executor.deleteFrom("rate_limit_events").where("bucket", "in", buckets).where("created_at", "<", since).execute();
+  // One round trip: prune what aged out (a CTE the count does not see) and count what is in the window.
   const counts = await executor
+    .with("pruned", (db) =>
+      db.deleteFrom("rate_limit_events").where("bucket", "in", buckets).where("created_at", "<", since).returning("id"),
+    )
     .selectFrom("rate_limit_events")
     .select(["bucket", (eb) => eb.fn.countAll<number>().as("n")])
     .where("bucket", "in", buckets)
+    .where("created_at", ">=", since)
     .groupBy("bucket")
     .execute();
   return counts.some((row) => row.n >= limit);
