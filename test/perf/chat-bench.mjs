@@ -21,7 +21,8 @@ const RATE = arg("rate", 50); // messages per second, paced: latency at a steady
 const CONCURRENCY = 8;
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-bench-"));
-const server = spawn(process.execPath, ["build/index.js"], {
+// BENCH_NODE_ARGS="--cpu-prof" profiles the server during the run.
+const server = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "build/index.js"], {
   env: { ...process.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, SEED: "none" },
   stdio: ["ignore", "pipe", "inherit"],
 });
