@@ -1,6 +1,7 @@
 import type { Socket } from "socket.io-client";
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 import { REALTIME_CONNECT_TIMEOUT_MS } from "~/lib/constants";
+import { messages } from "~/lib/messages";
 import type { RealtimeEventName } from "~/lib/realtime-events";
 import { useAuth } from "./auth-provider";
 
@@ -55,7 +56,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     const startTimer = () => {
       window.clearTimeout(timer);
       timer = window.setTimeout(() => {
-        if (!socket?.connected) update({ state: "failed", error: "Connection timeout" });
+        if (!socket?.connected) update({ state: "failed", error: messages.realtime.connectTimeout });
       }, REALTIME_CONNECT_TIMEOUT_MS);
     };
 

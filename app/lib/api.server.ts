@@ -2,7 +2,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import type { AuthUser } from "../../server/auth/session";
 import type { z } from "zod";
 import { ChatError } from "~/models/chat.server";
-import { messages } from "./messages";
+import { chatErrorMessage, messages } from "./messages";
 
 /** The JSON envelope of PRODUCT §8: `{success:true, …}` or `{success:false, error:{code, message}}`. */
 export function apiOk<T extends Record<string, unknown>>(body: T, init?: ResponseInit) {
@@ -46,18 +46,8 @@ export function parseOrThrow<Schema extends z.ZodTypeAny>(schema: Schema, input:
   return parsed.data;
 }
 
-const chatErrorMessages: Record<string, string> = {
-  room_not_found: messages.api.notFound,
-  user_not_found: messages.chat.userNotFound,
-  blocked: messages.chat.blocked,
-  rate_limited: messages.chat.rateLimited,
-  self_chat: messages.chat.cannotChatWithSelf,
-  self_block: messages.validation.checkInput,
-  direct_needs_two: messages.validation.checkInput,
-};
-
 /** A chat rule broken in a model becomes its status and Japanese message; anything else is rethrown. */
 export function chatErrorResponse(error: unknown) {
-  if (error instanceof ChatError) return apiError(error.status, error.code, chatErrorMessages[error.code] ?? messages.api.failed);
+  if (error instanceof ChatError) return apiError(error.status, error.code, chatErrorMessage(error.code));
   throw error;
 }

@@ -51,6 +51,8 @@ export const GAME_RANK_MAX = 30;
 export const PROFILE_GAMES_MAX = 10;
 /** Failed sign-in attempts: 10 per 15 minutes, counted per IP address and per account. */
 export const SIGN_IN_RATE_LIMIT = { limit: 10, windowMs: 15 * 60_000 } as const;
+/** user_metadata (signUp's `options.data`) rides in every token and cookie: keep it small. */
+export const USER_METADATA_MAX_BYTES = 8 * 1024;
 /** A spent refresh token presented again within this window (two tabs refreshing at once) gets the current session. */
 export const REFRESH_TOKEN_REUSE_INTERVAL_MS = 10_000;
 

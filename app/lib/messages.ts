@@ -38,6 +38,9 @@ export const messages = {
     saved: "プロフィールを保存しました",
     notSetUp: "プロフィールが未設定です",
   },
+  realtime: {
+    connectTimeout: "Connection timeout",
+  },
   chat: {
     blocked: "このユーザーにはメッセージを送信できません",
     rateLimited: "メッセージの送信が多すぎます。少し待ってから再度お試しください。",
@@ -53,3 +56,15 @@ export const messages = {
 /** The messages of a 404 (SPEC §8): an unmatched path, and a route whose params are invalid. */
 export const notFoundMessage = (path: string) => `Page not found: ${path}`;
 export const invalidRouteMessage = (path: string) => `Page Not Found: ${path}`;
+
+/** What a broken chat rule (a ChatError code) says to the person. */
+export function chatErrorMessage(code: string) {
+  const byCode: Record<string, string> = {
+    room_not_found: messages.api.notFound,
+    user_not_found: messages.chat.userNotFound,
+    blocked: messages.chat.blocked,
+    rate_limited: messages.chat.rateLimited,
+    self_chat: messages.chat.cannotChatWithSelf,
+  };
+  return byCode[code] ?? messages.validation.checkInput;
+}

@@ -8,7 +8,7 @@ import { useRealtime, useRealtimeEvent } from "~/components/realtime-provider";
 import { requireProfile } from "~/lib/auth.server";
 import type { ChatMessageEvent } from "~/lib/chat-rules";
 import { CHAT_MESSAGE_MAX } from "~/lib/constants";
-import { messages as text } from "~/lib/messages";
+import { chatErrorMessage, messages as text } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { parseParams } from "~/lib/params";
 import { RealtimeEvent } from "~/lib/realtime-events";
@@ -53,8 +53,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     await sendMessage({ db: context.db, realtime: context.realtime, senderId: user.id, ...submission.value });
   } catch (error) {
     if (!(error instanceof ChatError)) throw error;
-    const message = error.code === "blocked" ? text.chat.blocked : error.code === "rate_limited" ? text.chat.rateLimited : text.api.failed;
-    return data({ error: message }, { status: error.status });
+    return data({ error: chatErrorMessage(error.code) }, { status: error.status });
   }
   throw redirect(`/chat/${roomId}`);
 }

@@ -1,6 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import { sql } from "kysely";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, REFRESH_TOKEN_REUSE_INTERVAL_MS, SIGN_IN_RATE_LIMIT } from "../../app/lib/constants";
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  REFRESH_TOKEN_REUSE_INTERVAL_MS,
+  SIGN_IN_RATE_LIMIT,
+  USER_METADATA_MAX_BYTES,
+} from "../../app/lib/constants";
 import { messages } from "../../app/lib/messages";
 import { isRateLimited, recordRateLimitEvent } from "../../app/models/rate-limit.server";
 import type { Database } from "../db/schema";
@@ -33,9 +39,6 @@ class AuthError extends Error {
     super(message);
   }
 }
-
-/** user_metadata (signUp's `options.data`) rides in every token and cookie: keep it small. */
-const USER_METADATA_MAX_BYTES = 8 * 1024;
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", "Cache-Control": "no-store" } });
