@@ -23,10 +23,7 @@ async function main() {
       ? undefined
       : ((await import(pathToFileURL(path.resolve("build/server/index.js")).href)) as ServerBuild);
   const server = await createAppServer({ config, database, build });
-  const address = await server.listen(config.PORT, config.HOST);
-  const host = config.HOST === "0.0.0.0" || config.HOST === "::" ? "localhost" : config.HOST;
-  console.log(`GamerMatch: http://${host}:${address.port} (${config.NODE_ENV}, ${database.engine})`);
-
+  // Signal handlers before the ready line: whoever waits for that line may signal at once.
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -48,6 +45,10 @@ async function main() {
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
+
+  const address = await server.listen(config.PORT, config.HOST);
+  const host = config.HOST === "0.0.0.0" || config.HOST === "::" ? "localhost" : config.HOST;
+  console.log(`GamerMatch: http://${host}:${address.port} (${config.NODE_ENV}, ${database.engine})`);
 }
 
 main().catch((error) => {

@@ -24,8 +24,28 @@ export async function seedDemoData(db: Database, { demoAccounts = false }: { dem
         .onConflict((oc) => oc.doNothing())
         .execute();
     }
+    // A conversation between the first two, so /chat is not empty for a newcomer.
+    const [minato, sora] = DEMO_ACCOUNTS;
+    const room = await trx
+      .insertInto("chat_rooms")
+      .values({ type: "DIRECT", direct_key: [minato.id, sora.id].sort().join(":") })
+      .onConflict((oc) => oc.column("direct_key").doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    if (!room) return;
+    await trx.insertInto("chat_participants").values([minato, sora].map((account) => ({ room_id: room.id, user_id: account.id }))).execute();
+    await trx
+      .insertInto("chat_messages")
+      .values(DEMO_CONVERSATION.map(([from, content]) => ({ room_id: room.id, sender_id: from === 0 ? minato.id : sora.id, content })))
+      .execute();
   });
 }
+
+const DEMO_CONVERSATION: ReadonlyArray<readonly [0 | 1, string]> = [
+  [1, "はじめまして！APEXのランク上げを手伝ってもらえませんか？"],
+  [0, "もちろんです。今夜21時からどうですか？"],
+  [1, "ありがとうございます！よろしくお願いします🙌"],
+];
 
 /** Demo accounts (README lists them). Only on the local auth server, and never in production unless allowed. */
 export const DEMO_PASSWORD = "gamermatch-demo";

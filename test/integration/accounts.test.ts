@@ -122,6 +122,15 @@ describe("demo accounts", () => {
       expect(me.data.user.displayName).toBe(account.displayName);
     }
   });
+
+  it("start with a conversation, so /chat is not empty", async () => {
+    const supabase = await supabaseFor(app);
+    const { data } = await supabase.auth.signInWithPassword({ email: DEMO_ACCOUNTS[0].email, password: DEMO_PASSWORD });
+    const rooms = await (await app.request("/api/chat/rooms", { headers: { Authorization: `Bearer ${data.session!.access_token}` } })).json();
+    expect(rooms.data.chatRooms).toHaveLength(1);
+    expect(rooms.data.chatRooms[0].unreadCount).toBe(2);
+    expect(rooms.data.chatRooms[0].lastMessage.sender.displayName).toBe("そら");
+  });
 });
 
 describe("the API", () => {

@@ -25,7 +25,7 @@ function startBuilt(env: { NODE_ENV: "production" } & Record<string, string>) {
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const exited = new Promise<number | string | null>((resolve) => child.on("exit", (code, signal) => resolve(code ?? signal)));
   const waitFor = async (pattern: RegExp, timeoutMs = 30_000) => {
     const deadline = Date.now() + timeoutMs;
     while (!pattern.test(output)) {
@@ -65,7 +65,7 @@ describe("the built server as a process", () => {
     expect(Object.keys(secrets)).toContain("HONEYPOT_SECRET");
 
     server.child.kill("SIGTERM");
-    expect(await server.exited).toBe(0);
+    expect(await server.exited, server.output()).toBe(0);
     expect(server.output()).toContain("[server] closed");
 
     // The PGlite files were closed cleanly: a second start finds the data and does not seed again.
@@ -73,7 +73,7 @@ describe("the built server as a process", () => {
     await again.waitFor(/GamerMatch: http:\/\/localhost:\d+/);
     expect(again.output()).not.toContain("demo data added");
     again.child.kill("SIGINT");
-    expect(await again.exited).toBe(0);
+    expect(await again.exited, again.output()).toBe(0);
   });
 });
 
