@@ -97,5 +97,12 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     };
   }, [signedIn]);
 
-  return <RealtimeContext.Provider value={value}>{children}</RealtimeContext.Provider>;
+  return (
+    <RealtimeContext.Provider value={value}>
+      {/* The connection state, for QA's Playwright flows to wait on. */}
+      <div data-realtime-state={value.state} className="contents">
+        {children}
+      </div>
+    </RealtimeContext.Provider>
+  );
 }

@@ -15,8 +15,10 @@ test("two people chat live in two browsers", async ({ browser, request }) => {
   const bobPage = await bobContext.newPage();
   await login(alicePage, alice.email, `/chat/${roomId}`);
   await login(bobPage, bob.email, "/");
-  await waitForHydration(alicePage);
-  await waitForHydration(bobPage);
+  // Live delivery needs both sockets up (they connect once the session is read after hydration).
+  for (const page of [alicePage, bobPage]) {
+    await expect(page.locator("[data-realtime-state]")).toHaveAttribute("data-realtime-state", "connected");
+  }
 
   // Alice writes; it shows for her at once and for Bob live, with a popup since he is not in the room.
   await alicePage.getByLabel("メッセージ", { exact: true }).fill("今夜APEXやりませんか？");
@@ -32,6 +34,7 @@ test("two people chat live in two browsers", async ({ browser, request }) => {
 
   // Inside the room, Bob's reply arrives live for Alice, and no popup shows in the open room.
   await waitForHydration(bobPage);
+  await expect(bobPage.locator("[data-realtime-state]")).toHaveAttribute("data-realtime-state", "connected");
   await bobPage.getByLabel("メッセージ", { exact: true }).fill("いいね、21時に！");
   await bobPage.getByRole("button", { name: "送信" }).click();
   await expect(alicePage.getByRole("list", { name: "メッセージ一覧" })).toContainText("いいね、21時に！");
