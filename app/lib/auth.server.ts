@@ -1,5 +1,6 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
 import { safeRedirect } from "remix-utils/safe-redirect";
+import { messages } from "~/lib/messages";
 import { getProfile } from "~/models/user.server";
 
 /** `/login?redirectTo=<the path asked for>` */
@@ -36,4 +37,13 @@ export const afterSignIn = (redirectTo: string | null | undefined) => safeRedire
 export async function redirectIfSignedIn(request: Request, context: AppLoadContext) {
   if (await context.auth.getUser()) throw redirect(afterSignIn(new URL(request.url).searchParams.get("redirectTo")));
   return null;
+}
+
+/**
+ * What a failed supabase-js sign-in or sign-up says in the form: the auth server's own (Japanese)
+ * message for a refusal, a generic one when it failed; 429 stays 429.
+ */
+export function authFormError(error: { status?: number; message: string }) {
+  const refused = !!error.status && error.status < 500;
+  return { status: error.status === 429 ? 429 : 400, message: refused ? error.message : messages.auth.failed };
 }

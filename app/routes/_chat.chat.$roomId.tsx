@@ -7,6 +7,7 @@ import { useAuth } from "~/components/auth-provider";
 import { useRealtime, useRealtimeEvent } from "~/components/realtime-provider";
 import { requireProfile } from "~/lib/auth.server";
 import type { ChatMessageEvent } from "~/lib/chat-rules";
+import { roomTitle } from "~/lib/chat-view";
 import { CHAT_MESSAGE_MAX } from "~/lib/constants";
 import { chatErrorMessage, messages as text } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
@@ -37,8 +38,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const before = Number(new URL(request.url).searchParams.get("before")) || undefined;
   const page = await listMessages({ db: context.db, userId: user.id, roomId, before });
   if (!before) await markRead({ db: context.db, userId: user.id, roomId });
-  const others = room.participants.filter((p) => p.uid !== user.id);
-  return { room, title: room.name ?? (others.map((p) => p.displayName).join("、") || "チャット"), ...page, before: before ?? null, viewerId: user.id };
+  return { room, title: roomTitle(room, user.id), ...page, before: before ?? null, viewerId: user.id };
 }
 
 /** Without JavaScript the message form posts here and comes back to the room. */

@@ -2,8 +2,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useRouteLoaderData, useSearchParams } from "@remix-run/react";
 import { CredentialsForm } from "~/components/credentials-form";
-import { afterSignIn, redirectIfSignedIn } from "~/lib/auth.server";
-import { messages } from "~/lib/messages";
+import { afterSignIn, authFormError, redirectIfSignedIn } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
 import { loginSchema } from "~/lib/schemas";
 import type { loader as rootLoader } from "~/root";
@@ -18,8 +17,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { email, password, redirectTo } = submission.value;
   const { error } = await context.auth.supabase().auth.signInWithPassword({ email, password });
   if (error) {
-    const status = error.status === 429 ? 429 : 400;
-    const message = error.status && error.status < 500 ? error.message : messages.auth.failed;
+    const { status, message } = authFormError(error);
     return data({ result: submission.reply({ formErrors: [message], hideFields: ["password"] }) }, { status });
   }
   // The session cookies were written on this response by @supabase/ssr.

@@ -2,9 +2,8 @@ import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useSearchParams } from "@remix-run/react";
 import { CredentialsForm } from "~/components/credentials-form";
-import { afterSignIn, redirectIfSignedIn } from "~/lib/auth.server";
+import { afterSignIn, authFormError, redirectIfSignedIn } from "~/lib/auth.server";
 import { PASSWORD_MIN_LENGTH } from "~/lib/constants";
-import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { signupSchema } from "~/lib/schemas";
 
@@ -18,8 +17,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { email, password, redirectTo } = submission.value;
   const { error } = await context.auth.supabase().auth.signUp({ email, password });
   if (error) {
-    const message = error.status && error.status < 500 ? error.message : messages.auth.failed;
-    return data({ result: submission.reply({ formErrors: [message], hideFields: ["password"] }) }, { status: 400 });
+    const { status, message } = authFormError(error);
+    return data({ result: submission.reply({ formErrors: [message], hideFields: ["password"] }) }, { status });
   }
   // A new account has no profile yet: set it up, then go where the visitor was headed.
   throw redirect(`/mypage/gamer-edit?${new URLSearchParams({ redirectTo: afterSignIn(redirectTo) })}`);
