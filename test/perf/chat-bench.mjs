@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { io } from "socket.io-client";
+import WebSocket from "ws";
 
 const arg = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -22,9 +23,18 @@ const CONCURRENCY = 8;
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-bench-"));
 // BENCH_NODE_ARGS="--cpu-prof" profiles the server during the run.
-const server = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "build/index.js"], {
+// After the timed part, SIGUSR1 opens the server's inspector (on a free port) so that the bench can collect its
+// garbage before weighing its heap; an open inspector during the timed part would slow the server.
+const nodeArgs = ["--inspect-port=127.0.0.1:0", ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [])];
+const server = spawn(process.execPath, [...nodeArgs, "build/index.js"], {
   env: { ...process.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, SEED: "none" },
-  stdio: ["ignore", "pipe", "inherit"],
+  stdio: ["ignore", "pipe", "pipe"],
+});
+let inspectorUrl;
+server.stderr.on("data", (chunk) => {
+  const text = String(chunk);
+  inspectorUrl ??= /Debugger listening on (ws:\/\/\S+)/.exec(text)?.[1];
+  process.stderr.write(text.replace(/^(Debugger (listening|attached|ending)|For help, see|Waiting for the debugger).*\n/gm, ""));
 });
 const base = await new Promise((resolve, reject) => {
   let out = "";
@@ -35,7 +45,37 @@ const base = await new Promise((resolve, reject) => {
   });
   server.on("exit", () => reject(new Error(out)));
 });
-const rss = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, "utf8"))[1]) * 1024;
+/** The server's JS heap and Buffers after a full garbage collection, in bytes. */
+async function serverMemory() {
+  if (!inspectorUrl) {
+    server.kill("SIGUSR1");
+    for (let i = 0; i < 100 && !inspectorUrl; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const inspector = new WebSocket(inspectorUrl);
+  await new Promise((resolve, reject) => {
+    inspector.onopen = resolve;
+    inspector.onerror = reject;
+  });
+  let id = 0;
+  const call = (method, params = {}) =>
+    new Promise((resolve) => {
+      const callId = ++id;
+      inspector.addEventListener("message", function onMessage(event) {
+        const reply = JSON.parse(event.data);
+        if (reply.id !== callId) return;
+        inspector.removeEventListener("message", onMessage);
+        resolve(reply.result);
+      });
+      inspector.send(JSON.stringify({ id: callId, method, params }));
+    });
+  await call("HeapProfiler.collectGarbage");
+  const { result } = await call("Runtime.evaluate", {
+    expression: "(({ heapUsed, external }) => heapUsed + external)(process.memoryUsage())",
+    returnByValue: true,
+  });
+  inspector.close();
+  return result.value;
+}
 const post = (pathname, body, token) =>
   fetch(new URL(pathname, base), {
     method: "POST",
@@ -45,6 +85,16 @@ const post = (pathname, body, token) =>
     if (!response.ok) throw new Error(`${pathname}: ${response.status} ${await response.text()}`);
     return response.status === 204 ? null : response.json();
   });
+/** The machine's CPU time so far (all cores), from /proc/stat: busy, idle and stolen by the hypervisor. */
+function cpuTimes() {
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = fs
+    .readFileSync("/proc/stat", "utf8")
+    .split("\n")[0]
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  return { busy: user + nice + system + irq + softirq, idle: idle + iowait, steal };
+}
 async function pool(items, worker) {
   const queue = [...items.entries()];
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
@@ -67,8 +117,8 @@ for (let i = 0; i < USERS; i += 2) {
 
 const sentAt = new Map();
 const latencies = [];
+const requestTimes = []; // post sent → its HTTP response (the event goes out before the response does)
 let received = 0;
-const memoryBefore = rss();
 let opened = 0;
 await pool(users.flatMap((user) => Array.from({ length: TABS }, () => user)).slice(0, SOCKETS), async (user) => {
   const socket = io(base, { auth: { token: user.token }, transports: ["websocket"], reconnection: false, forceNew: true });
@@ -87,7 +137,6 @@ await pool(users.flatMap((user) => Array.from({ length: TABS }, () => user)).sli
   opened++;
 });
 await new Promise((resolve) => setTimeout(resolve, 500));
-const memoryAfter = rss();
 
 // Each sender stays under the chat rate limit (10 per 10 s): spread messages over the rooms' members.
 let expected = 0;
@@ -98,6 +147,7 @@ const plan = Array.from({ length: MESSAGES }, (_, i) => {
   return { room, sender, content: `bench-${i}` };
 });
 const perSender = new Map();
+const cpuBefore = cpuTimes();
 const started = performance.now();
 const inFlight = [];
 for (const [i, { room, sender, content }] of plan.entries()) {
@@ -107,21 +157,44 @@ for (const [i, { room, sender, content }] of plan.entries()) {
   const due = started + (i * 1000) / RATE;
   if (due > performance.now()) await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
   sentAt.set(content, performance.now());
-  inFlight.push(post("/api/chat/messages", { roomId: room.id, content, messageType: "TEXT", metadata: null }, sender.token));
+  inFlight.push(
+    post("/api/chat/messages", { roomId: room.id, content, messageType: "TEXT", metadata: null }, sender.token).then(() =>
+      requestTimes.push(performance.now() - sentAt.get(content)),
+    ),
+  );
 }
 await Promise.all(inFlight);
 for (let i = 0; i < 100 && received < expected; i++) await new Promise((resolve) => setTimeout(resolve, 50));
 const elapsed = (performance.now() - started) / 1000;
+const cpuAfter = cpuTimes();
+const cpuShare = (key) => {
+  const total = ["busy", "idle", "steal"].reduce((sum, k) => sum + cpuAfter[k] - cpuBefore[k], 0);
+  return `${((100 * (cpuAfter[key] - cpuBefore[key])) / total).toFixed(0)} %`;
+};
 
-latencies.sort((a, b) => a - b);
-const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]?.toFixed(1);
+const percentile = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return (p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]?.toFixed(1);
+};
+const pct = percentile(latencies);
+const requestPct = percentile(requestTimes);
 console.log(`connections: ${opened}`);
 console.log(`rate: ${RATE} messages/s, each delivered to ${TABS * 2} sockets (both members' tabs)`);
 console.log(`messages: ${MESSAGES} in ${elapsed.toFixed(1)} s (${(MESSAGES / elapsed).toFixed(0)}/s), deliveries ${received}/${expected}, lost ${expected - received}`);
-console.log(`delivery latency ms: p50 ${pct(50)}  p95 ${pct(95)}  p99 ${pct(99)}  max ${latencies.at(-1)?.toFixed(1)}`);
-console.log(`server memory: ${(memoryBefore / 2 ** 20).toFixed(0)} MB before sockets, ${(memoryAfter / 2 ** 20).toFixed(0)} MB after; ${((memoryAfter - memoryBefore) / opened / 1024).toFixed(1)} KB per connection`);
+console.log(`delivery latency ms: p50 ${pct(50)}  p95 ${pct(95)}  p99 ${pct(99)}  max ${pct(100)}`);
+// Steal is CPU time the hypervisor gave to other machines: on a shared VM it explains most of the spread between runs.
+console.log(`machine CPU during the timed part: busy ${cpuShare("busy")}, idle ${cpuShare("idle")}, stolen ${cpuShare("steal")}`);
+console.log(`POST response ms: p50 ${requestPct(50)}  p95 ${requestPct(95)}  p99 ${requestPct(99)}  max ${requestPct(100)}`);
 
+// Memory per connection: the heap with every socket open, then again once they have all closed.
+const memoryWith = await serverMemory();
 for (const user of users) for (const socket of user.sockets) socket.close();
+await new Promise((resolve) => setTimeout(resolve, 1000));
+const memoryWithout = await serverMemory();
+console.log(
+  `server heap after GC: ${(memoryWith / 2 ** 20).toFixed(1)} MB with the sockets open, ${(memoryWithout / 2 ** 20).toFixed(1)} MB once closed; ${((memoryWith - memoryWithout) / opened / 1024).toFixed(1)} KB per connection`,
+);
+
 server.kill("SIGTERM");
 await new Promise((resolve) => server.on("exit", resolve));
 fs.rmSync(dataDir, { recursive: true, force: true });
