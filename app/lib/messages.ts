@@ -48,6 +48,13 @@ export const messages = {
     cannotChatWithSelf: "自分自身とはチャットできません",
     userNotFound: "ユーザーが見つかりません",
   },
+  notifications: {
+    welcomeTitle: "GamerMatchへようこそ！",
+    welcomeBody: "プロフィールの登録が完了しました。一緒に遊べるゲーマーを探してみましょう。",
+    chatStartedTitle: (name: string) => `${name}さんがチャットを始めました`,
+    chatStartedBody: "メッセージを確認してみましょう。",
+    allRead: "すべての通知を既読にしました",
+  },
   inquiry: {
     sent: "お問い合わせを受け付けました。内容を確認のうえ、ご入力のメールアドレスへご連絡します。",
   },

@@ -10,6 +10,8 @@ import {
   INQUIRY_BODY_MAX,
   INQUIRY_CATEGORIES,
   INQUIRY_NAME_MAX,
+  NOTIFICATIONS_LIMIT_MAX,
+  NOTIFICATIONS_PAGE_SIZE,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   PROFILE_GAMES_MAX,
@@ -130,3 +132,17 @@ export const listMessagesQuerySchema = z.object({
 });
 
 export const uuidParam = uuid;
+
+/** A query flag: `true`/`1` is on; absent, `false` or `0` is off; anything else is invalid input. */
+const booleanParam = z
+  .enum(["true", "false", "1", "0"])
+  .optional()
+  .transform((value) => value === "true" || value === "1");
+
+/** GET /api/notifications (SPEC §7): a page, unread first when asked; or just the unread count. */
+export const listNotificationsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(NOTIFICATIONS_LIMIT_MAX).optional().default(NOTIFICATIONS_PAGE_SIZE),
+  offset: z.coerce.number().int().min(0).optional().default(0),
+  prioritizeUnread: booleanParam,
+  countOnly: booleanParam,
+});

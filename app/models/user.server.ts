@@ -1,6 +1,9 @@
 import { sql } from "kysely";
 import type { Database } from "../../server/db/schema";
+import type { Realtime } from "../../server/realtime";
+import { messages } from "~/lib/messages";
 import type { ProfileInput } from "~/lib/schemas";
+import { publishNotifications, recordNotifications } from "./notification.server";
 
 export interface Profile {
   uid: string;
@@ -44,10 +47,11 @@ export async function getProfile({ db, userId }: { db: Database; userId: string 
 
 /**
  * Creates or updates the caller's profile and replaces their games, in one transaction.
- * Answers whether the profile was created (its first setup) and the saved profile.
+ * Answers whether the profile was created (its first setup) and the saved profile. A first setup
+ * also brings the welcome notification, stored in the same transaction.
  */
-export async function saveProfile({ db, userId, input }: { db: Database; userId: string; input: ProfileInput }) {
-  const created = await db.transaction().execute(async (trx) => {
+export async function saveProfile({ db, realtime, userId, input }: { db: Database; realtime: Realtime; userId: string; input: ProfileInput }) {
+  const { created, welcome } = await db.transaction().execute(async (trx) => {
     const games = input.games.length
       ? await trx.selectFrom("games").select(["id", "slug"]).where("slug", "in", input.games.map((game) => game.slug)).execute()
       : [];
@@ -74,8 +78,14 @@ export async function saveProfile({ db, userId, input }: { db: Database; userId:
         .values(input.games.map((game) => ({ user_id: userId, game_id: idBySlug.get(game.slug)!, rank: game.rank })))
         .execute();
     }
-    return row.inserted;
+    const welcome = row.inserted
+      ? await recordNotifications(trx, [
+          { userId, type: "welcome", title: messages.notifications.welcomeTitle, body: messages.notifications.welcomeBody, link: "/" },
+        ])
+      : [];
+    return { created: row.inserted, welcome };
   });
+  publishNotifications(realtime, welcome);
   return { created, profile: (await getProfile({ db, userId }))! };
 }
 

@@ -18,6 +18,7 @@ export interface DB {
   chat_participants: ChatParticipantsTable;
   chat_messages: ChatMessagesTable;
   user_blocks: UserBlocksTable;
+  notifications: NotificationsTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -86,6 +87,7 @@ export interface UsersTable {
   created_at: CreatedAt;
   updated_at: UpdatedAt;
   last_seen_at: Timestamp | null;
+  online_announced: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface UserGamesTable {
@@ -139,6 +141,17 @@ export interface ChatMessagesTable {
 export interface UserBlocksTable {
   blocker_id: string;
   blocked_id: string;
+  created_at: CreatedAt;
+}
+
+export interface NotificationsTable {
+  id: Generated<string>;
+  user_id: string;
+  type: string;
+  title: string;
+  body: ColumnType<string, string | undefined, string>;
+  link: string | null;
+  read_at: Timestamp | null;
   created_at: CreatedAt;
 }
 

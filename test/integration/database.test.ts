@@ -53,6 +53,11 @@ describe.each(engines)("on %s", (engine) => {
     await expect(
       db.insertInto("inquiries").values({ name: "", email: "a@b.c", category: "other", body: "x" }).execute(),
     ).rejects.toThrow();
+    // A notification links inside the app only.
+    const { id: userId } = await db.insertInto("users").values({ id: crypto.randomUUID(), display_name: "x" }).returning("id").executeTakeFirstOrThrow();
+    const notification = (link: string | null) => db.insertInto("notifications").values({ user_id: userId, type: "test", title: "t", link }).execute();
+    for (const link of ["/", "/chat/abc", null]) await expect(notification(link)).resolves.toBeDefined();
+    for (const link of ["https://evil.example", "//evil.example", "/\\evil.example", "chat", ""]) await expect(notification(link), String(link)).rejects.toThrow();
   });
 
   it("reads bigint counts and timestamps the same way", async () => {
@@ -102,7 +107,7 @@ describe.each(engines)("on %s", (engine) => {
     for (const name of names) await migrations[name]!.down!(db);
     const { rows } = await sql<{ n: number }>`
       select count(*) as n from information_schema.tables
-      where table_schema = current_schema() and table_name in ('games', 'inquiries', 'users', 'auth_users', 'subscriptions', 'chat_rooms', 'chat_messages', 'user_blocks')`.execute(db);
+      where table_schema = current_schema() and table_name in ('games', 'inquiries', 'users', 'auth_users', 'subscriptions', 'chat_rooms', 'chat_messages', 'user_blocks', 'notifications')`.execute(db);
     expect(rows[0]!.n).toBe(0);
     for (const name of [...names].reverse()) await migrations[name]!.up(db);
   });

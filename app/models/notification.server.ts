@@ -1,0 +1,129 @@
+import { sql } from "kysely";
+import type { Database } from "../../server/db/schema";
+import type { Realtime } from "../../server/realtime";
+import { RealtimeEvent } from "~/lib/realtime-events";
+
+/**
+ * What a notification is about. Later features add theirs (bookings, reviews, coins, subscriptions);
+ * the type only picks an icon, so the column stays free text.
+ */
+export type NotificationType = "welcome" | "chat_room" | (string & {});
+
+export interface NotificationInput {
+  userId: string;
+  type: NotificationType;
+  title: string;
+  body?: string;
+  /** A path inside the app ("/chat/…"): what the notification is about. */
+  link?: string | null;
+}
+
+/** A notification as the API and `notification:new` carry it. */
+export interface Notification {
+  id: string;
+  type: NotificationType;
+  title: string;
+  body: string;
+  link: string | null;
+  isRead: boolean;
+  readAt: string | null;
+  createdAt: string;
+}
+
+type Row = { id: string; user_id: string; type: string; title: string; body: string; link: string | null; read_at: Date | null; created_at: Date };
+
+const columns = ["id", "user_id", "type", "title", "body", "link", "read_at", "created_at"] as const;
+
+function toNotification(row: Row): Notification {
+  return {
+    id: row.id,
+    type: row.type,
+    title: row.title,
+    body: row.body,
+    link: row.link,
+    isRead: row.read_at !== null,
+    readAt: row.read_at?.toISOString() ?? null,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+/** Notifications stored but not yet announced: pass them to `publishNotifications` once the transaction commits. */
+export type PendingNotifications = Array<{ userId: string; notification: Notification }>;
+
+/**
+ * Stores notifications with `db`, which may be the producer's own transaction, so that a notification exists
+ * exactly when what it is about does. Announce them with `publishNotifications` after the commit.
+ */
+export async function recordNotifications(db: Database, inputs: readonly NotificationInput[]): Promise<PendingNotifications> {
+  if (inputs.length === 0) return [];
+  const rows = await db
+    .insertInto("notifications")
+    .values(
+      inputs.map((input) => ({
+        user_id: input.userId,
+        type: input.type,
+        title: input.title,
+        body: input.body ?? "",
+        link: input.link ?? null,
+      })),
+    )
+    .returning(columns)
+    .execute();
+  return rows.map((row) => ({ userId: row.user_id, notification: toNotification(row) }));
+}
+
+/** Sends each stored notification to its user's sockets as `notification:new` (a hint: the list is the truth). */
+export function publishNotifications(realtime: Realtime, pending: PendingNotifications) {
+  for (const { userId, notification } of pending) realtime.toUsers([userId], RealtimeEvent.notificationNew, notification);
+}
+
+/** Stores notifications and announces them: the one call for producers that have no transaction of their own. */
+export async function notify({ db, realtime }: { db: Database; realtime: Realtime }, ...inputs: NotificationInput[]) {
+  const pending = await recordNotifications(db, inputs);
+  publishNotifications(realtime, pending);
+  return pending.map(({ notification }) => notification);
+}
+
+export async function countUnreadNotifications({ db, userId }: { db: Database; userId: string }) {
+  const row = await db
+    .selectFrom("notifications")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("user_id", "=", userId)
+    .where("read_at", "is", null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** A page of the user's notifications, newest first, or unread first and then newest (SPEC §7). */
+export async function listNotifications({
+  db,
+  userId,
+  limit,
+  offset,
+  prioritizeUnread = false,
+}: {
+  db: Database;
+  userId: string;
+  limit: number;
+  offset: number;
+  prioritizeUnread?: boolean;
+}) {
+  let query = db.selectFrom("notifications").select(columns).where("user_id", "=", userId);
+  if (prioritizeUnread) query = query.orderBy(sql`read_at is null`, "desc");
+  const [rows, unreadCount] = await Promise.all([
+    query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).offset(offset).execute(),
+    countUnreadNotifications({ db, userId }),
+  ]);
+  return { notifications: rows.map(toNotification), unreadCount };
+}
+
+/** Marks every unread notification of the user read; answers how many changed. */
+export async function markAllNotificationsRead({ db, userId }: { db: Database; userId: string }) {
+  const result = await db
+    .updateTable("notifications")
+    .set({ read_at: sql<Date>`now()` })
+    .where("user_id", "=", userId)
+    .where("read_at", "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
