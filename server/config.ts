@@ -24,6 +24,8 @@ const envSchema = z.object({
     .default("false")
     .transform((value) => value === "true"),
   HONEYPOT_SECRET: z.string().min(16).optional(),
+  /** Signs the app's own cookies (the flash toast). Generated into DATA_DIR when unset; replicas must share it. */
+  SESSION_SECRET: z.string().min(16).optional(),
   REDIS_URL: z
     .string()
     .url()
@@ -39,11 +41,12 @@ const envSchema = z.object({
 });
 
 /** Secrets that are generated into DATA_DIR/secrets.json when the environment leaves them unset. */
-const generatedSecrets = ["HONEYPOT_SECRET", "SUPABASE_JWT_SECRET"] as const;
+const generatedSecrets = ["HONEYPOT_SECRET", "SESSION_SECRET", "SUPABASE_JWT_SECRET"] as const;
 type SecretName = (typeof generatedSecrets)[number];
 
-export type AppConfig = Omit<z.infer<typeof envSchema>, "HONEYPOT_SECRET"> & {
+export type AppConfig = Omit<z.infer<typeof envSchema>, "HONEYPOT_SECRET" | "SESSION_SECRET"> & {
   HONEYPOT_SECRET: string;
+  SESSION_SECRET: string;
   /** Always set in local auth mode; with hosted Supabase, unset means "verify with the project's JWKS". */
   SUPABASE_JWT_SECRET?: string;
 };

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { safeRedirect } from "remix-utils/safe-redirect";
 import { ErrorList, TextareaField, TextField } from "~/components/forms";
@@ -9,6 +9,7 @@ import { BIO_MAX, DISPLAY_NAME_MAX, GAME_RANK_MAX } from "~/lib/constants";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { profileSchema } from "~/lib/schemas";
+import { redirectWithToast } from "~/lib/toast.server";
 import { listGames } from "~/models/game.server";
 import { getProfile, saveProfile, UnknownGameError } from "~/models/user.server";
 
@@ -26,12 +27,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: profileSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   try {
-    await saveProfile({ db: context.db, userId: user.id, input: submission.value });
+    await saveProfile({ db: context.db, realtime: context.realtime, userId: user.id, input: submission.value });
   } catch (error) {
     if (!(error instanceof UnknownGameError)) throw error;
     return data({ result: submission.reply({ formErrors: [messages.validation.unknownGame] }) }, { status: 400 });
   }
-  throw redirect(safeRedirect(formData.get("redirectTo"), "/mypage"));
+  throw await redirectWithToast(request, context.config, safeRedirect(formData.get("redirectTo"), "/mypage"), {
+    type: "success",
+    title: messages.profile.saved,
+  });
 }
 
 export default function GamerEditPage() {

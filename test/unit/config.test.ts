@@ -51,6 +51,8 @@ describe("secrets", () => {
     const dir = tempDir();
     const first = loadConfig({ DATA_DIR: dir });
     expect(first.HONEYPOT_SECRET).toMatch(/^[\w-]{43}$/);
+    expect(first.SESSION_SECRET).toMatch(/^[\w-]{43}$/);
+    expect(first.SESSION_SECRET).not.toBe(first.HONEYPOT_SECRET);
     const file = path.join(dir, "secrets.json");
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(loadConfig({ DATA_DIR: dir }).HONEYPOT_SECRET).toBe(first.HONEYPOT_SECRET);
@@ -58,7 +60,12 @@ describe("secrets", () => {
 
   it("prefers a secret from the environment and writes nothing", () => {
     const dir = tempDir();
-    const config = loadConfig({ DATA_DIR: dir, HONEYPOT_SECRET: "x".repeat(32), SUPABASE_JWT_SECRET: "y".repeat(32) });
+    const config = loadConfig({
+      DATA_DIR: dir,
+      HONEYPOT_SECRET: "x".repeat(32),
+      SESSION_SECRET: "z".repeat(32),
+      SUPABASE_JWT_SECRET: "y".repeat(32),
+    });
     expect(config.HONEYPOT_SECRET).toBe("x".repeat(32));
     expect(config.SUPABASE_JWT_SECRET).toBe("y".repeat(32));
     expect(fs.existsSync(path.join(dir, "secrets.json"))).toBe(false);
