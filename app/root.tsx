@@ -1,16 +1,20 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { AuthProvider } from "./components/auth-provider";
 import { ChatPopups } from "./components/chat-popups";
+import { usePresenceHeartbeat } from "./components/presence";
 import { GeneralErrorBoundary } from "./components/error-boundary";
 import { RealtimeProvider } from "./components/realtime-provider";
 import { SiteChrome } from "./components/site-chrome";
+import { Toaster } from "./components/toaster";
 import { useBuildVersionCheck } from "./lib/build-version";
 import { PRODUCT_TAGLINE } from "./lib/constants";
 import { messages } from "./lib/messages";
 import { pageMeta } from "./lib/meta";
 import { useNonce } from "./lib/nonce";
+import { getToast } from "./lib/toast.server";
+import { countUnreadNotifications } from "./models/notification.server";
 import { getProfile } from "./models/user.server";
 import appStyles from "./styles/app.css?url";
 
@@ -19,14 +23,25 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-/** Who is signed in, for the header; and where supabase-js in the browser finds the auth server. */
-export async function loader({ context }: LoaderFunctionArgs) {
+/**
+ * Who is signed in and their unread notifications, for the header; where supabase-js in the browser finds
+ * the auth server; and the toast a form action flashed before redirecting here (read once, then cleared).
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await context.auth.getUser();
-  const profile = user ? await getProfile({ db: context.db, userId: user.id }) : null;
-  return {
-    viewer: user ? { id: user.id, displayName: profile?.displayName ?? null } : null,
-    auth: context.auth.publicConfig,
-  };
+  const [profile, unreadNotifications, { toast, headers }] = await Promise.all([
+    user ? getProfile({ db: context.db, userId: user.id }) : null,
+    user ? countUnreadNotifications({ db: context.db, userId: user.id }) : 0,
+    getToast(request, context.config),
+  ]);
+  return data(
+    {
+      viewer: user ? { id: user.id, displayName: profile?.displayName ?? null, unreadNotifications } : null,
+      auth: context.auth.publicConfig,
+      toast,
+    },
+    headers ? { headers } : undefined,
+  );
 }
 
 /** Routes without a meta of their own (layouts, error boundaries) fall back to this one. */
@@ -58,16 +73,23 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const { auth } = useLoaderData<typeof loader>();
+  const { auth, toast } = useLoaderData<typeof loader>();
   useBuildVersionCheck();
   return (
     <AuthProvider config={auth}>
       <RealtimeProvider>
         <Outlet />
         <ChatPopups />
+        <Toaster flashed={toast} />
+        <PresenceHeartbeat />
       </RealtimeProvider>
     </AuthProvider>
   );
+}
+
+function PresenceHeartbeat() {
+  usePresenceHeartbeat();
+  return null;
 }
 
 export function ErrorBoundary() {

@@ -16,7 +16,8 @@ import { createAuthService, type RequestInfo } from "./auth/session";
 import type { AppConfig } from "./config";
 import type { DatabaseHandle } from "./db";
 import "./load-context";
-import { attachRealtime } from "./realtime";
+import { startPresenceTracker, type PresenceTracker } from "./presence";
+import { attachRealtime, type Realtime } from "./realtime";
 import { cspNonce, refuseCrossSiteWrites, securityHeaders } from "./security";
 
 export interface AppServerOptions {
@@ -36,6 +37,8 @@ export interface AppServerOptions {
 export interface AppServer {
   httpServer: http.Server;
   io: SocketServer;
+  realtime: Realtime;
+  presence: PresenceTracker;
   listen(port: number, host?: string): Promise<AddressInfo>;
   /** Stops accepting, lets in-flight requests finish, closes sockets, then the database. */
   close(): Promise<void>;
@@ -73,10 +76,14 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   }
 
   const auth = await createAuthService({ config, db: database.db });
+  let presence: PresenceTracker | undefined;
   const realtime = attachRealtime(io, {
     authenticate: auth.authenticate,
     roomIdsOf: (userId) => listRoomIds({ db: database.db, userId }),
+    onConnect: (userId) => presence!.seen(userId),
+    onDisconnect: (userId) => void presence!.seen(userId),
   });
+  presence = startPresenceTracker({ io, db: database.db, realtime });
   const requestInfo = (req: express.Request, res: express.Response): RequestInfo => ({
     origin: `${req.protocol}://${req.get("host")}`,
     cookieHeader: req.headers.cookie,
@@ -164,6 +171,8 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   return {
     httpServer,
     io,
+    realtime,
+    presence,
     listen(port, host) {
       return new Promise((resolve, reject) => {
         httpServer.once("error", reject);
@@ -181,6 +190,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
           httpServer.close(() => resolve());
         });
         httpServer.closeIdleConnections();
+        presence.stop();
         // Closes every socket's transport, so clients reconnect by themselves (to another replica, or to
         // this one once restarted). It closes the HTTP server too, which is already closing.
         await new Promise<void>((resolve) => io.close(() => resolve()));

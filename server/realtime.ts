@@ -22,9 +22,14 @@ export function attachRealtime(
   {
     authenticate,
     roomIdsOf,
+    onConnect,
+    onDisconnect,
   }: {
     authenticate: (accessToken: string) => Promise<AuthUser | null>;
     roomIdsOf: (userId: string) => Promise<string[]>;
+    /** Runs before the socket hears "ready" (presence marks the user seen). */
+    onConnect?: (userId: string) => Promise<unknown>;
+    onDisconnect?: (userId: string) => void;
   },
 ): Realtime {
   io.use(async (socket, next) => {
@@ -38,7 +43,8 @@ export function attachRealtime(
   io.on("connection", async (socket) => {
     const userId = socket.data.userId as string;
     await socket.join(userChannel(userId));
-    const rooms = await roomIdsOf(userId).catch(() => []);
+    socket.on("disconnect", () => onDisconnect?.(userId));
+    const [rooms] = await Promise.all([roomIdsOf(userId).catch(() => []), onConnect?.(userId).catch(() => undefined)]);
     if (rooms.length) await socket.join(rooms.map(roomChannel));
     socket.emit("ready");
   });

@@ -4,6 +4,7 @@ import { shouldShowChatPopup, type ChatMessageEvent } from "~/lib/chat-rules";
 import { CHAT_POPUP_MS } from "~/lib/constants";
 import { RealtimeEvent } from "~/lib/realtime-events";
 import { useAuth } from "./auth-provider";
+import { Avatar } from "./presence";
 import { useRealtimeEvent } from "./realtime-provider";
 
 /** The chat notification popup (SPEC §2): a new message for you, for 5 seconds; click to open its room. */
@@ -34,13 +35,7 @@ export function ChatPopups() {
         }}
         className="flex w-full items-start gap-3 rounded-xl bg-white p-4 text-left shadow-lg ring-1 ring-slate-200 hover:bg-slate-50"
       >
-        {popup.sender.avatar ? (
-          <img src={popup.sender.avatar} alt="" width={40} height={40} className="size-10 rounded-full object-cover" />
-        ) : (
-          <span aria-hidden="true" className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-100 font-bold text-brand-700">
-            {popup.sender.displayName.slice(0, 1)}
-          </span>
-        )}
+        <Avatar name={popup.sender.displayName} src={popup.sender.avatar} />
         <span className="min-w-0">
           <span className="block text-sm font-semibold">{popup.sender.displayName}</span>
           <span className="line-clamp-2 text-sm text-slate-600">{popup.content}</span>

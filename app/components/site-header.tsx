@@ -1,6 +1,7 @@
 import { Link, NavLink, useRouteLoaderData } from "@remix-run/react";
 import { PRODUCT_NAME } from "~/lib/constants";
 import type { loader as rootLoader } from "~/root";
+import { NotificationBell } from "./notification-bell";
 import { SignOutButton } from "./sign-out-button";
 import { UnreadChatBadge } from "./unread-chat-badge";
 
@@ -31,6 +32,10 @@ export function SiteHeader() {
         <div className="ml-auto flex items-center gap-1 text-sm">
           {viewer ? (
             <>
+              <NotificationBell
+                className="inline-flex items-center rounded-md px-2 py-2 text-slate-600 hover:bg-slate-100"
+                initialCount={viewer.unreadNotifications}
+              />
               <NavLink to="/chat" className={navClass}>
                 チャット
                 <UnreadChatBadge />

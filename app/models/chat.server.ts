@@ -2,7 +2,10 @@ import { sql } from "kysely";
 import type { ChatMessageMetadata, ChatMessageType, ChatRoomType, Database } from "../../server/db/schema";
 import type { Realtime } from "../../server/realtime";
 import { CHAT_MESSAGES_PAGE_SIZE, CHAT_RATE_LIMIT } from "~/lib/constants";
+import { messages } from "~/lib/messages";
 import { RealtimeEvent } from "~/lib/realtime-events";
+import { publishNotifications, recordNotifications } from "./notification.server";
+import { onlineFor } from "./presence.server";
 import { consumeRateLimitIn } from "./rate-limit.server";
 
 /** The shapes of SPEC §3. */
@@ -16,12 +19,20 @@ export interface ChatMessage {
   createdAt: string;
 }
 
+export interface ChatParticipant {
+  uid: string;
+  displayName: string;
+  avatar: string | null;
+  /** As the viewer sees it (PRODUCT §7): the green dot. */
+  online: boolean;
+}
+
 export interface ChatRoom {
   id: string;
   type: ChatRoomType;
   name: string | null;
   participantIds: string[];
-  participants: Array<{ uid: string; displayName: string; avatar: string | null }>;
+  participants: ChatParticipant[];
   unreadCount: number;
   lastMessage: ChatMessage | null;
   lastActivityAt: string;
@@ -123,7 +134,7 @@ export async function listRooms({
     db
       .selectFrom("chat_participants as p")
       .innerJoin("users as u", "u.id", "p.user_id")
-      .select(["p.room_id", "p.user_id", "u.display_name", "u.avatar_url"])
+      .select(["p.room_id", "p.user_id", "u.display_name", "u.avatar_url", onlineFor(userId).as("online")])
       .where("p.room_id", "in", ids)
       .orderBy("p.joined_at")
       .execute(),
@@ -139,7 +150,7 @@ export async function listRooms({
       type: room.type,
       name: room.name,
       participantIds: members.map((p) => p.user_id),
-      participants: members.map((p) => ({ uid: p.user_id, displayName: p.display_name, avatar: p.avatar_url })),
+      participants: members.map((p) => ({ uid: p.user_id, displayName: p.display_name, avatar: p.avatar_url, online: p.online })),
       unreadCount: Number(room.unread_count ?? 0),
       lastMessage: lastByRoom.get(room.id) ?? null,
       lastActivityAt: room.last_activity_at.toISOString(),
@@ -157,13 +168,13 @@ export async function getRoom({ db, userId, roomId }: { db: Database; userId: st
   const participants = await db
     .selectFrom("chat_participants as p")
     .innerJoin("users as u", "u.id", "p.user_id")
-    .select(["u.id", "u.display_name", "u.avatar_url"])
+    .select(["u.id", "u.display_name", "u.avatar_url", onlineFor(userId).as("online")])
     .where("p.room_id", "=", roomId)
     .orderBy("p.joined_at")
     .execute();
   return {
     ...room,
-    participants: participants.map((p) => ({ uid: p.id, displayName: p.display_name, avatar: p.avatar_url })),
+    participants: participants.map((p): ChatParticipant => ({ uid: p.id, displayName: p.display_name, avatar: p.avatar_url, online: p.online })),
   };
 }
 
@@ -301,7 +312,7 @@ export async function createRoom({
   const members = [...new Set([creatorId, ...participantIds])];
   if (members.length < 2) throw new ChatError(422, "self_chat");
   if (type === "DIRECT" && members.length !== 2) throw new ChatError(422, "direct_needs_two");
-  const known = await db.selectFrom("users").select("id").where("id", "in", members).execute();
+  const known = await db.selectFrom("users").select(["id", "display_name"]).where("id", "in", members).execute();
   if (known.length !== members.length) throw new ChatError(404, "user_not_found");
   const other = members.find((id) => id !== creatorId)!;
   if (type === "DIRECT") {
@@ -314,7 +325,7 @@ export async function createRoom({
     if (blocked) throw new ChatError(403, "blocked");
   }
 
-  const { roomId, isNew } = await db.transaction().execute(async (trx) => {
+  const { roomId, isNew, pending } = await db.transaction().execute(async (trx) => {
     const key = type === "DIRECT" ? directKey(creatorId, other) : null;
     const created = await trx
       .insertInto("chat_rooms")
@@ -324,15 +335,30 @@ export async function createRoom({
       .executeTakeFirst();
     if (!created) {
       const existing = await trx.selectFrom("chat_rooms").select("id").where("direct_key", "=", key).executeTakeFirstOrThrow();
-      return { roomId: existing.id, isNew: false };
+      return { roomId: existing.id, isNew: false, pending: [] };
     }
     await trx
       .insertInto("chat_participants")
       .values(members.map((userId) => ({ room_id: created.id, user_id: userId })))
       .execute();
-    return { roomId: created.id, isNew: true };
+    // Someone opening a DIRECT chat with you is news; the creator knows already.
+    const creatorName = known.find((user) => user.id === creatorId)!.display_name;
+    const pending =
+      type === "DIRECT"
+        ? await recordNotifications(trx, [
+            {
+              userId: other,
+              type: "chat_room",
+              title: messages.notifications.chatStartedTitle(creatorName),
+              body: messages.notifications.chatStartedBody,
+              link: `/chat/${created.id}`,
+            },
+          ])
+        : [];
+    return { roomId: created.id, isNew: true, pending };
   });
   if (isNew) realtime.joinRoom(members, roomId);
+  publishNotifications(realtime, pending);
   const [chatRoom] = await listRooms({ db, userId: creatorId, limit: 1, offset: 0, roomId });
   return { chatRoom: chatRoom!, isNew };
 }

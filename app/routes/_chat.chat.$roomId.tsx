@@ -4,6 +4,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { z } from "zod";
 import { useAuth } from "~/components/auth-provider";
+import { Avatar } from "~/components/presence";
 import { useRealtime, useRealtimeEvent } from "~/components/realtime-provider";
 import { requireProfile } from "~/lib/auth.server";
 import type { ChatMessageEvent } from "~/lib/chat-rules";
@@ -159,12 +160,16 @@ export default function ChatRoomPage() {
   };
 
   const oldest = shown.find((m) => !m.pending);
+  const otherPerson = loaded.room.type === "DIRECT" ? loaded.room.participants.find((p) => p.uid !== loaded.viewerId) : undefined;
   return (
     <section aria-labelledby="room-title" className="flex w-full flex-col">
       <header className="flex items-center gap-3 border-b border-slate-200 bg-white px-4 py-3">
         <Link to="/chat" className="text-sm text-brand-600 underline">
           チャット一覧
         </Link>
+        {otherPerson ? (
+          <Avatar name={otherPerson.displayName} src={otherPerson.avatar} size="sm" presence={{ userId: otherPerson.uid, online: otherPerson.online }} />
+        ) : null}
         <h1 id="room-title" className="truncate text-lg font-bold">
           {loaded.title}
         </h1>

@@ -1,12 +1,13 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { Avatar } from "~/components/presence";
 import { requireProfile } from "~/lib/auth.server";
 import { roomTitle } from "~/lib/chat-view";
 import { CHAT_ROOMS_PAGE_SIZE } from "~/lib/constants";
 import { pageMeta } from "~/lib/meta";
 import { uuidParam } from "~/lib/schemas";
 import { formatRelative } from "~/lib/time";
-import { ChatError, createRoom, listRooms } from "~/models/chat.server";
+import { ChatError, createRoom, listRooms, type ChatRoom } from "~/models/chat.server";
 
 export const meta: MetaFunction = () => pageMeta("チャット");
 
@@ -38,6 +39,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { rooms: rooms.slice(0, CHAT_ROOMS_PAGE_SIZE), hasNext: rooms.length > CHAT_ROOMS_PAGE_SIZE, page, viewerId: user.id };
 }
 
+/** A DIRECT room shows the other person, with their green dot; other rooms show their initial. */
+function RoomAvatar({ room, viewerId }: { room: ChatRoom; viewerId: string }) {
+  const other = room.type === "DIRECT" ? room.participants.find((p) => p.uid !== viewerId) : undefined;
+  if (!other) return <Avatar name={roomTitle(room, viewerId)} src={null} />;
+  return <Avatar name={other.displayName} src={other.avatar} presence={{ userId: other.uid, online: other.online }} />;
+}
+
 export default function ChatListPage() {
   const { rooms, hasNext, page, viewerId } = useLoaderData<typeof loader>();
   return (
@@ -54,9 +62,7 @@ export default function ChatListPage() {
           {rooms.map((room) => (
             <li key={room.id}>
               <Link to={`/chat/${room.id}`} className="flex items-center gap-3 p-4 hover:bg-slate-50">
-                <span aria-hidden="true" className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-100 font-bold text-brand-700">
-                  {roomTitle(room, viewerId).slice(0, 1)}
-                </span>
+                <RoomAvatar room={room} viewerId={viewerId} />
                 <span className="min-w-0 flex-1">
                   <span className="flex items-baseline justify-between gap-2">
                     <span className="truncate font-semibold">{roomTitle(room, viewerId)}</span>

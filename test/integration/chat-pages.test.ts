@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMember, PASSWORD, type Member } from "../support/auth";
-import { CookieJar } from "../support/cookies";
+import { createBrowserMember, type Member } from "../support/auth";
 import { startTestServer, type TestServer } from "../support/server";
 
 let app: TestServer;
@@ -11,20 +10,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-/** A member who also has a cookie session, as a browser without JavaScript would. */
-async function browserMember(name: string) {
-  const member = await createMember(app, name);
-  const { email } = (await app.database.db.selectFrom("auth_users").select("email").where("id", "=", member.id).executeTakeFirstOrThrow());
-  const jar = new CookieJar();
-  const login = await app.request("/login", {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ email, password: PASSWORD }),
-  });
-  jar.store(login);
-  const page = (pathname: string, init: RequestInit = {}) => app.request(pathname, { ...init, headers: { ...init.headers, Cookie: jar.header() } });
-  return { ...member, page };
-}
+const browserMember = (name: string) => createBrowserMember(app, name);
 
 async function room(a: Member, b: Member) {
   const body = await (await a.api("/api/chat/rooms", { json: { participantIds: [b.id], type: "DIRECT", name: null } })).json();

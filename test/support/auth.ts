@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createClient } from "@supabase/supabase-js";
 import WebSocket from "ws";
 import { signAnonKey } from "../../server/auth/jwt";
+import { CookieJar } from "./cookies";
 import type { TestServer } from "./server";
 
 /** supabase-js itself, pointed at the test server's local auth endpoints. */
@@ -40,3 +41,23 @@ export async function createMember(app: TestServer, displayName = "メンバー"
   return { id: session.user.id, token, api, displayName };
 }
 export type Member = Awaited<ReturnType<typeof createMember>>;
+
+/** A member who also has a cookie session from the login form, as a browser without JavaScript would. */
+export async function createBrowserMember(app: TestServer, displayName?: string) {
+  const member = await createMember(app, displayName);
+  const { email } = await app.database.db.selectFrom("auth_users").select("email").where("id", "=", member.id).executeTakeFirstOrThrow();
+  const jar = new CookieJar();
+  const login = await app.request("/login", {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email, password: PASSWORD }),
+  });
+  jar.store(login);
+  /** A page request with the member's cookies; the response's cookies are kept, as a browser keeps them. */
+  const page = async (pathname: string, init: RequestInit = {}) => {
+    const response = await app.request(pathname, { ...init, headers: { ...init.headers, Cookie: jar.header() } });
+    jar.store(response);
+    return response;
+  };
+  return { ...member, page, jar };
+}

@@ -1,0 +1,49 @@
+import { Link, useLocation } from "@remix-run/react";
+import { useCallback, useEffect, useState } from "react";
+import { RealtimeEvent } from "~/lib/realtime-events";
+import { useAuth } from "./auth-provider";
+import { useRealtime, useRealtimeEvent } from "./realtime-provider";
+
+/** Says "the notification count changed" to the bell from elsewhere in the tab (the /notifications page). */
+export const NOTIFICATIONS_CHANGED_EVENT = "gm:notifications-changed";
+
+/** The header's bell: a link to /notifications with the unread count, kept live (SPEC §7, §8). */
+export function NotificationBell({ className, initialCount }: { className: string; initialCount: number }) {
+  const { api, session } = useAuth();
+  const { reconnects } = useRealtime();
+  const { key } = useLocation();
+  // The server's count renders the first paint (and the page without JavaScript).
+  const [count, setCount] = useState(initialCount);
+  useEffect(() => setCount(initialCount), [initialCount]);
+
+  const refresh = useCallback(() => {
+    api
+      .get<{ unreadCount: number }>("/api/notifications?countOnly=true")
+      .then((result) => setCount(result?.unreadCount ?? 0))
+      // Failures loading notifications are swallowed to zero (SPEC §8).
+      .catch(() => setCount(0));
+  }, [api]);
+
+  useEffect(() => {
+    if (session) refresh();
+  }, [session, key, reconnects, refresh]);
+  useRealtimeEvent(RealtimeEvent.notificationNew, refresh);
+  useEffect(() => {
+    window.addEventListener(NOTIFICATIONS_CHANGED_EVENT, refresh);
+    return () => window.removeEventListener(NOTIFICATIONS_CHANGED_EVENT, refresh);
+  }, [refresh]);
+
+  return (
+    <Link to="/notifications" className={className} aria-label={count > 0 ? `通知（未読${count}件）` : "通知"}>
+      <svg aria-hidden="true" viewBox="0 0 24 24" width={20} height={20} fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round">
+        <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+        <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+      </svg>
+      {count > 0 ? (
+        <span className="ml-0.5 rounded-full bg-red-600 px-1.5 py-0.5 text-[10px] leading-none font-bold text-white" data-testid="notification-count">
+          {count > 99 ? "99+" : count}
+        </span>
+      ) : null}
+    </Link>
+  );
+}

@@ -1,0 +1,72 @@
+import { useEffect, useState } from "react";
+import { createHeartbeat } from "~/lib/heartbeat";
+import { RealtimeEvent } from "~/lib/realtime-events";
+import { useAuth } from "./auth-provider";
+import { useRealtimeEvent } from "./realtime-provider";
+
+/** Posts the presence heartbeat while signed in and the tab is visible (SPEC §4, §7). Mounted once, in root. */
+export function usePresenceHeartbeat() {
+  const { api, status } = useAuth();
+  const [heartbeat, setHeartbeat] = useState<ReturnType<typeof createHeartbeat> | null>(null);
+  useEffect(() => {
+    const created = createHeartbeat({ beat: () => api.post("/api/user/online-status"), visibility: document });
+    setHeartbeat(created);
+    return () => created.setSignedIn(false);
+  }, [api]);
+  useEffect(() => heartbeat?.setSignedIn(status === "signedIn"), [heartbeat, status]);
+}
+
+/** Whether the user is online: the server's answer, then every `presence` event about them. */
+export function useOnline(userId: string, initial: boolean) {
+  const [online, setOnline] = useState(initial);
+  // Fresh loader data is the truth again.
+  useEffect(() => setOnline(initial), [initial]);
+  useRealtimeEvent<{ userId: string; online: boolean }>(RealtimeEvent.presence, (event) => {
+    if (event.userId === userId) setOnline(event.online);
+  });
+  return online;
+}
+
+const sizes = { sm: "size-8 text-sm", md: "size-10", lg: "size-16 text-2xl" } as const;
+
+/**
+ * A person's picture (or their initial), with the green dot while they are online. Pass `userId` and
+ * `online` to show presence, live.
+ */
+export function Avatar({
+  name,
+  src,
+  size = "md",
+  presence,
+}: {
+  name: string;
+  src: string | null;
+  size?: keyof typeof sizes;
+  presence?: { userId: string; online: boolean };
+}) {
+  return (
+    <span className="relative inline-flex shrink-0">
+      {src ? (
+        <img src={src} alt="" width={40} height={40} loading="lazy" className={`${sizes[size]} rounded-full object-cover`} />
+      ) : (
+        <span aria-hidden="true" className={`${sizes[size]} flex items-center justify-center rounded-full bg-brand-100 font-bold text-brand-700`}>
+          {name.slice(0, 1)}
+        </span>
+      )}
+      {presence ? <OnlineDot {...presence} /> : null}
+    </span>
+  );
+}
+
+function OnlineDot({ userId, online: initial }: { userId: string; online: boolean }) {
+  const online = useOnline(userId, initial);
+  if (!online) return null;
+  return (
+    <span
+      className="absolute right-0 bottom-0 size-3 rounded-full bg-green-500 ring-2 ring-white"
+      role="img"
+      aria-label="オンライン"
+      data-testid="online-dot"
+    />
+  );
+}

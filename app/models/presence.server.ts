@@ -1,0 +1,93 @@
+import { sql, type SqlBool } from "kysely";
+import type { Database } from "../../server/db/schema";
+import type { Realtime } from "../../server/realtime";
+import { ONLINE_WINDOW_MS } from "~/lib/constants";
+import { RealtimeEvent } from "~/lib/realtime-events";
+
+/**
+ * Presence (PRODUCT §7): a user is online while `users.last_seen_at` is younger than two minutes. A heartbeat
+ * sets it, and so does each server process for the users whose sockets it holds (on connect, every 30 s and on
+ * disconnect). `users.online_announced` is what `presence` events last said: flipping it is an atomic row update,
+ * so however many processes run, each change is announced once.
+ */
+
+/** SQL: seen within the online window (`users.last_seen_at` by the given reference). */
+const seenRecently = (lastSeenAt: string) =>
+  sql<SqlBool>`coalesce(${sql.ref(lastSeenAt)} > now() - ${sql.lit(`${ONLINE_WINDOW_MS / 1000} seconds`)}::interval, false)`;
+
+/**
+ * SQL for a query over `users as u`: whether the viewer sees that user online. Someone who blocked the
+ * viewer never shows as online to them.
+ */
+export const onlineFor = (viewerId: string) =>
+  sql<boolean>`(${seenRecently("u.last_seen_at")} and not exists (select 1 from user_blocks b where b.blocker_id = u.id and b.blocked_id = ${viewerId}))`;
+
+/** Marks the users as seen now; announces those who were not online. */
+export async function markSeen({ db, realtime, userIds }: { db: Database; realtime: Realtime; userIds: readonly string[] }) {
+  const ids = [...new Set(userIds)];
+  if (ids.length === 0) return [];
+  await db.updateTable("users").set({ last_seen_at: sql<Date>`now()` }).where("id", "in", ids).execute();
+  const cameOnline = await db
+    .updateTable("users")
+    .set({ online_announced: true })
+    .where("id", "in", ids)
+    .where("online_announced", "=", false)
+    .returning("id")
+    .execute();
+  await announce({ db, realtime, userIds: cameOnline.map((row) => row.id), online: true });
+  return cameOnline.map((row) => row.id);
+}
+
+/** Announces everyone whose last sign of life is older than the online window; answers who went offline. */
+export async function announceOffline({ db, realtime }: { db: Database; realtime: Realtime }) {
+  const wentOffline = await db
+    .updateTable("users")
+    .set({ online_announced: false })
+    .where("online_announced", "=", true)
+    .where((eb) => eb.not(seenRecently("last_seen_at")))
+    .returning("id")
+    .execute();
+  await announce({ db, realtime, userIds: wentOffline.map((row) => row.id), online: false });
+  return wentOffline.map((row) => row.id);
+}
+
+/** Sends `presence` about each user to the people who share a chat room with them (and have not been blocked by them). */
+async function announce({ db, realtime, userIds, online }: { db: Database; realtime: Realtime; userIds: string[]; online: boolean }) {
+  if (userIds.length === 0) return;
+  const pairs = await db
+    .selectFrom("chat_participants as subject")
+    .innerJoin("chat_participants as watcher", "watcher.room_id", "subject.room_id")
+    .select(["subject.user_id as subject_id", "watcher.user_id as watcher_id"])
+    .distinct()
+    .where("subject.user_id", "in", userIds)
+    .whereRef("watcher.user_id", "<>", "subject.user_id")
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("user_blocks as b")
+            .select("b.blocker_id")
+            .whereRef("b.blocker_id", "=", "subject.user_id")
+            .whereRef("b.blocked_id", "=", "watcher.user_id"),
+        ),
+      ),
+    )
+    .execute();
+  const watchers = new Map<string, string[]>();
+  for (const { subject_id, watcher_id } of pairs) watchers.set(subject_id, [...(watchers.get(subject_id) ?? []), watcher_id]);
+  for (const userId of userIds) {
+    const to = watchers.get(userId);
+    if (to) realtime.toUsers(to, RealtimeEvent.presence, { userId, online });
+  }
+}
+
+/** Answers which of these users the viewer sees online. */
+export async function onlineUserIds({ db, viewerId, userIds }: { db: Database; viewerId: string; userIds: readonly string[] }) {
+  if (userIds.length === 0) return new Set<string>();
+  const rows = await db
+    .selectFrom("users as u")
+    .select("u.id")
+    .where("u.id", "in", [...new Set(userIds)])
+    .where(onlineFor(viewerId))
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}

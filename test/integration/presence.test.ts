@@ -1,0 +1,140 @@
+import { sql } from "kysely";
+import type { Socket } from "socket.io-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ONLINE_WINDOW_MS } from "~/lib/constants";
+import { createMember, type Member } from "../support/auth";
+import { startTestServer, type TestServer } from "../support/server";
+import { collect, connectSocket, settle } from "../support/sockets";
+
+let app: TestServer;
+const sockets: Socket[] = [];
+beforeAll(async () => {
+  app = await startTestServer({ seed: false });
+});
+afterAll(async () => {
+  sockets.forEach((socket) => socket.close());
+  await app?.close();
+});
+
+type Presence = { userId: string; online: boolean };
+
+async function socketOf(member: Member) {
+  const socket = await connectSocket(app.url, member.token);
+  sockets.push(socket);
+  return socket;
+}
+
+/** Two members in a DIRECT room; the watcher's socket records every `presence` event. */
+async function pair() {
+  const [subject, watcher] = [await createMember(app, "サブジェクト"), await createMember(app, "ウォッチャー")];
+  await subject.api("/api/chat/rooms", { json: { participantIds: [watcher.id], type: "DIRECT", name: null } });
+  const events = collect<Presence>(await socketOf(watcher), "presence");
+  return { subject, watcher, events, about: () => events.filter((event) => event.userId === subject.id) };
+}
+
+const heartbeat = (member: Member) => member.api("/api/user/online-status", { method: "POST" });
+
+/** Moves the member's last sign of life into the past, as if that much time had gone by. */
+const ageLastSeen = (member: Member, ms: number) =>
+  app.database.db
+    .updateTable("users")
+    .set({ last_seen_at: sql<Date>`now() - ${sql.lit(`${ms / 1000} seconds`)}::interval` })
+    .where("id", "=", member.id)
+    .execute();
+
+/** Whether the watcher's chat list shows the subject online (the green dot's data). */
+async function seenOnline(watcher: Member, subject: Member) {
+  const { data } = await (await watcher.api("/api/chat/rooms")).json();
+  const participant = data.chatRooms
+    .flatMap((room: { participants: Array<{ uid: string; online: boolean }> }) => room.participants)
+    .find((p: { uid: string }) => p.uid === subject.id);
+  return participant.online as boolean;
+}
+
+describe("presence", () => {
+  it("a heartbeat makes a user online; two minutes without one (and no socket) makes them offline", async () => {
+    const { subject, watcher, about } = await pair();
+    expect(await seenOnline(watcher, subject)).toBe(false);
+
+    const response = await heartbeat(subject);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ success: true, data: { online: true } });
+    await settle();
+    expect(about()).toEqual([{ userId: subject.id, online: true }]);
+    expect(await seenOnline(watcher, subject)).toBe(true);
+
+    // Another heartbeat while online changes nothing anyone needs to hear.
+    await ageLastSeen(subject, 60_000);
+    await heartbeat(subject);
+    await app.server.presence.sweep();
+    await settle();
+    expect(about()).toHaveLength(1);
+
+    // Just under two minutes: still online.
+    await ageLastSeen(subject, ONLINE_WINDOW_MS - 5_000);
+    await app.server.presence.sweep();
+    expect(await seenOnline(watcher, subject)).toBe(true);
+
+    // Over two minutes: offline, announced once however often the sweep runs.
+    await ageLastSeen(subject, ONLINE_WINDOW_MS + 1_000);
+    expect(await seenOnline(watcher, subject)).toBe(false);
+    await app.server.presence.sweep();
+    await app.server.presence.sweep();
+    await settle();
+    expect(about()).toEqual([
+      { userId: subject.id, online: true },
+      { userId: subject.id, online: false },
+    ]);
+  });
+
+  it("a connected socket keeps a user online without heartbeats, and its disconnect starts the two minutes", async () => {
+    const { subject, watcher, about } = await pair();
+    const socket = await socketOf(subject);
+    await settle();
+    expect(about()).toEqual([{ userId: subject.id, online: true }]);
+
+    // Long after the last heartbeat, the sweep sees the socket and refreshes the user.
+    await ageLastSeen(subject, 10 * 60_000);
+    await app.server.presence.sweep();
+    await settle();
+    expect(await seenOnline(watcher, subject)).toBe(true);
+    expect(about()).toHaveLength(1);
+
+    socket.close();
+    await settle();
+    expect(await seenOnline(watcher, subject)).toBe(true);
+    await ageLastSeen(subject, ONLINE_WINDOW_MS + 1_000);
+    await app.server.presence.sweep();
+    await settle();
+    expect(await seenOnline(watcher, subject)).toBe(false);
+    expect(about().at(-1)).toEqual({ userId: subject.id, online: false });
+  });
+
+  it("announces coming online once when heartbeats race", async () => {
+    const { subject, about } = await pair();
+    const responses = await Promise.all(Array.from({ length: 8 }, () => heartbeat(subject)));
+    expect(responses.map((response) => response.status)).toEqual(Array(8).fill(200));
+    await settle();
+    expect(about()).toEqual([{ userId: subject.id, online: true }]);
+  });
+
+  it("tells only people who share a room, and never someone the user blocked", async () => {
+    const { subject, watcher, about } = await pair();
+    const stranger = await createMember(app, "ストレンジャー");
+    const toStranger = collect<Presence>(await socketOf(stranger), "presence");
+    expect((await subject.api(`/api/users/${watcher.id}/block`, { method: "POST" })).status).toBe(200);
+
+    await heartbeat(subject);
+    await settle();
+    expect(about()).toEqual([]);
+    expect(toStranger.filter((event) => event.userId === subject.id)).toEqual([]);
+    // The blocked watcher does not see the dot either.
+    expect(await seenOnline(watcher, subject)).toBe(false);
+    // The block is one way: the subject still sees the watcher (who has a socket) online.
+    expect(await seenOnline(subject, watcher)).toBe(true);
+  });
+
+  it("refuses a heartbeat without a session", async () => {
+    expect((await app.request("/api/user/online-status", { method: "POST" })).status).toBe(401);
+  });
+});
