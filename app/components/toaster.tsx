@@ -47,7 +47,9 @@ export function Toaster({ flashed }: { flashed: Toast | null }) {
   );
 
   return (
-    <div className="pointer-events-none fixed inset-x-4 top-16 z-50 flex flex-col items-end gap-2 sm:left-auto" role="status" aria-live="polite">
+    // A live region that is always there (so screen readers hear what is added), but no `status` of its own
+    // while empty: the page's own status messages stay the only ones.
+    <div className="pointer-events-none fixed inset-x-4 top-16 z-50 flex flex-col items-end gap-2 sm:left-auto" aria-live="polite">
       {toasts.map((toast) => (
         <ToastItem key={toast.id} toast={toast} onDone={() => setToasts((current) => current.filter((t) => t.id !== toast.id))} />
       ))}

@@ -2,9 +2,8 @@ import { sql } from "kysely";
 import type { ChatMessageMetadata, ChatMessageType, ChatRoomType, Database } from "../../server/db/schema";
 import type { Realtime } from "../../server/realtime";
 import { CHAT_MESSAGES_PAGE_SIZE, CHAT_RATE_LIMIT } from "~/lib/constants";
-import { messages } from "~/lib/messages";
 import { RealtimeEvent } from "~/lib/realtime-events";
-import { publishNotifications, recordNotifications } from "./notification.server";
+import { chatStartedNotification, publishNotifications, recordNotifications } from "./notification.server";
 import { onlineFor } from "./presence.server";
 import { consumeRateLimitIn } from "./rate-limit.server";
 
@@ -344,17 +343,7 @@ export async function createRoom({
     // Someone opening a DIRECT chat with you is news; the creator knows already.
     const creatorName = known.find((user) => user.id === creatorId)!.display_name;
     const pending =
-      type === "DIRECT"
-        ? await recordNotifications(trx, [
-            {
-              userId: other,
-              type: "chat_room",
-              title: messages.notifications.chatStartedTitle(creatorName),
-              body: messages.notifications.chatStartedBody,
-              link: `/chat/${created.id}`,
-            },
-          ])
-        : [];
+      type === "DIRECT" ? await recordNotifications(trx, [chatStartedNotification({ userId: other, byName: creatorName, roomId: created.id })]) : [];
     return { roomId: created.id, isNew: true, pending };
   });
   if (isNew) realtime.joinRoom(members, roomId);

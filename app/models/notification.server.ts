@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Database } from "../../server/db/schema";
 import type { Realtime } from "../../server/realtime";
+import { messages } from "~/lib/messages";
 import { RealtimeEvent } from "~/lib/realtime-events";
 
 /**
@@ -46,6 +47,24 @@ function toNotification(row: Row): Notification {
     createdAt: row.created_at.toISOString(),
   };
 }
+
+/** What a new member reads first: sent when their profile is first set up. */
+export const welcomeNotification = (userId: string): NotificationInput => ({
+  userId,
+  type: "welcome",
+  title: messages.notifications.welcomeTitle,
+  body: messages.notifications.welcomeBody,
+  link: "/",
+});
+
+/** Someone opened a new DIRECT chat with the user. */
+export const chatStartedNotification = ({ userId, byName, roomId }: { userId: string; byName: string; roomId: string }): NotificationInput => ({
+  userId,
+  type: "chat_room",
+  title: messages.notifications.chatStartedTitle(byName),
+  body: messages.notifications.chatStartedBody,
+  link: `/chat/${roomId}`,
+});
 
 /** Notifications stored but not yet announced: pass them to `publishNotifications` once the transaction commits. */
 export type PendingNotifications = Array<{ userId: string; notification: Notification }>;

@@ -1,9 +1,8 @@
 import { sql } from "kysely";
 import type { Database } from "../../server/db/schema";
 import type { Realtime } from "../../server/realtime";
-import { messages } from "~/lib/messages";
 import type { ProfileInput } from "~/lib/schemas";
-import { publishNotifications, recordNotifications } from "./notification.server";
+import { publishNotifications, recordNotifications, welcomeNotification } from "./notification.server";
 
 export interface Profile {
   uid: string;
@@ -78,11 +77,7 @@ export async function saveProfile({ db, realtime, userId, input }: { db: Databas
         .values(input.games.map((game) => ({ user_id: userId, game_id: idBySlug.get(game.slug)!, rank: game.rank })))
         .execute();
     }
-    const welcome = row.inserted
-      ? await recordNotifications(trx, [
-          { userId, type: "welcome", title: messages.notifications.welcomeTitle, body: messages.notifications.welcomeBody, link: "/" },
-        ])
-      : [];
+    const welcome = row.inserted ? await recordNotifications(trx, [welcomeNotification(userId)]) : [];
     return { created: row.inserted, welcome };
   });
   publishNotifications(realtime, welcome);

@@ -1,3 +1,4 @@
+import { chatStartedNotification, recordNotifications, welcomeNotification } from "../../app/models/notification.server";
 import { hashPassword } from "../auth/passwords";
 import type { Database, NewGame } from "./schema";
 
@@ -38,6 +39,11 @@ export async function seedDemoData(db: Database, { demoAccounts = false }: { dem
       .insertInto("chat_messages")
       .values(DEMO_CONVERSATION.map(([from, content]) => ({ room_id: room.id, sender_id: from === 0 ? minato.id : sora.id, content })))
       .execute();
+    // What a real first day leaves in the bell: the welcome, and Sora having started the chat with Minato.
+    await recordNotifications(trx, [
+      ...DEMO_ACCOUNTS.map((account) => welcomeNotification(account.id)),
+      chatStartedNotification({ userId: minato.id, byName: sora.displayName, roomId: room.id }),
+    ]);
   });
 }
 

@@ -34,6 +34,8 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("button", { name: "保存する" }).click();
 
       await expect(page).toHaveURL("/settings");
+      // The action's flash toast, shown after its redirect with JavaScript or without.
+      await expect(page.getByTestId("toast").filter({ hasText: "プロフィールを保存しました" })).toBeVisible();
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("設定");
       await expect(page.getByText(email)).toBeVisible();
       if (javaScriptEnabled) await expect(page.locator("[data-auth-status]")).toHaveAttribute("data-auth-status", "signedIn");

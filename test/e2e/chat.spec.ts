@@ -19,6 +19,8 @@ test("two people chat live in two browsers", async ({ browser, request }) => {
   for (const page of [alicePage, bobPage]) {
     await expect(page.locator("[data-realtime-state]")).toHaveAttribute("data-realtime-state", "connected");
   }
+  // Bob came online after Alice opened the room: his green dot appears live (a `presence` event).
+  await expect(alicePage.locator("section[aria-labelledby=room-title] > header").getByRole("img", { name: "オンライン" })).toBeVisible();
 
   // Alice writes; it shows for her at once and for Bob live, with a popup since he is not in the room.
   await alicePage.getByLabel("メッセージ", { exact: true }).fill("今夜APEXやりませんか？");

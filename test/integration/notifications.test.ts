@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notify, type Notification } from "~/models/notification.server";
@@ -178,12 +179,8 @@ describe("/notifications without JavaScript", () => {
   it("lists with Tokyo times, marks all read with a plain form and flashes a toast once", async () => {
     const member = await createBrowserMember(app, "ハル");
     await send(member, "深夜の通知");
-    await app.database.db
-      .updateTable("notifications")
-      .set({ created_at: new Date("2026-11-22T15:30:00Z") }) // 00:30 on the 23rd in Tokyo
-      .where("user_id", "=", member.id)
-      .where("title", "=", "深夜の通知")
-      .execute();
+    // 00:30 on the 23rd in Tokyo.
+    await sql`update notifications set created_at = '2026-11-22T15:30:00Z' where user_id = ${member.id} and title = '深夜の通知'`.execute(app.database.db);
 
     const page = await (await member.page("/notifications")).text();
     expect(page).toContain("深夜の通知");
