@@ -13,6 +13,7 @@ import { PRODUCT_TAGLINE } from "./lib/constants";
 import { messages } from "./lib/messages";
 import { pageMeta } from "./lib/meta";
 import { useNonce } from "./lib/nonce";
+import { swallowed } from "./lib/log.server";
 import { getToast } from "./lib/toast.server";
 import { countUnreadNotifications } from "./models/notification.server";
 import { getProfile } from "./models/user.server";
@@ -31,7 +32,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await context.auth.getUser();
   const [profile, unreadNotifications, { toast, headers }] = await Promise.all([
     user ? getProfile({ db: context.db, userId: user.id }) : null,
-    user ? countUnreadNotifications({ db: context.db, userId: user.id }) : 0,
+    // A count that cannot be read is zero, not a broken page (SPEC §8).
+    user ? countUnreadNotifications({ db: context.db, userId: user.id }).catch(swallowed("unread notifications", 0)) : 0,
     getToast(request, context.config),
   ]);
   return data(

@@ -6,6 +6,7 @@ import { NOTIFICATIONS_CHANGED_EVENT } from "~/components/notification-bell";
 import { useRealtimeEvent } from "~/components/realtime-provider";
 import { showToast } from "~/components/toaster";
 import { requireUser } from "~/lib/auth.server";
+import { swallowed } from "~/lib/log.server";
 import { NOTIFICATIONS_PAGE_SIZE } from "~/lib/constants";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
@@ -21,12 +22,13 @@ const pageOf = (request: Request) => Math.max(0, Math.floor(Number(new URL(reque
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const page = pageOf(request);
+  // Notifications that cannot be loaded show as none (SPEC §8); the server log has the cause.
   const { notifications, unreadCount } = await listNotifications({
     db: context.db,
     userId: user.id,
     limit: NOTIFICATIONS_PAGE_SIZE + 1,
     offset: page * NOTIFICATIONS_PAGE_SIZE,
-  });
+  }).catch(swallowed("notifications", { notifications: [], unreadCount: 0 }));
   return {
     notifications: notifications.slice(0, NOTIFICATIONS_PAGE_SIZE),
     hasNext: notifications.length > NOTIFICATIONS_PAGE_SIZE,

@@ -219,3 +219,20 @@ describe("/notifications without JavaScript", () => {
     expect(second).toContain('href="/notifications"');
   });
 });
+
+describe("when notifications cannot be loaded", () => {
+  it("pages still render, with no notifications and a zero count (SPEC §8)", async () => {
+    const member = await createBrowserMember(app, "ナギ");
+    await sql`alter table notifications rename to notifications_unavailable`.execute(app.database.db);
+    try {
+      const home = await member.page("/");
+      expect(home.status).toBe(200);
+      expect(await home.text()).toContain('aria-label="通知"');
+      const list = await member.page("/notifications");
+      expect(list.status).toBe(200);
+      expect(await list.text()).toContain("通知はまだありません。");
+    } finally {
+      await sql`alter table notifications_unavailable rename to notifications`.execute(app.database.db);
+    }
+  });
+});

@@ -1,0 +1,10 @@
+/**
+ * For reads whose failure the product swallows (SPEC §8: notifications, counts): logs the error and
+ * answers the fallback, so the page renders with empty values instead of failing.
+ */
+export const swallowed =
+  <T>(what: string, fallback: T) =>
+  (error: unknown): T => {
+    console.error(`[swallowed] could not load ${what}:`, error instanceof Error ? error.message : error);
+    return fallback;
+  };
