@@ -11,29 +11,30 @@ const navItems = [
 ];
 
 const navClass = ({ isActive }: { isActive: boolean }) =>
-  `rounded-md px-3 py-2 font-medium ${isActive ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100"}`;
+  `whitespace-nowrap rounded-md px-2 py-2 font-medium sm:px-3 ${isActive ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100"}`;
 
 export function SiteHeader() {
   // Absent when the root loader itself failed (the error page still gets a header).
   const viewer = useRouteLoaderData<typeof rootLoader>("root")?.viewer ?? null;
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
-      <div className="mx-auto flex h-14 max-w-6xl items-center gap-4 px-4">
-        <Link to="/" className="text-lg font-extrabold tracking-tight text-brand-700" aria-label={`${PRODUCT_NAME} ホーム`}>
+      <div className="mx-auto flex h-14 max-w-6xl items-center gap-2 px-3 sm:gap-4 sm:px-4">
+        <Link to="/" className="text-base font-extrabold tracking-tight text-brand-700 sm:text-lg" aria-label={`${PRODUCT_NAME} ホーム`}>
           {PRODUCT_NAME}
         </Link>
-        <nav aria-label="メインメニュー" className="flex items-center gap-1 text-sm">
+        {/* On a phone the logo is the way home and サポート is in the footer. */}
+        <nav aria-label="メインメニュー" className="hidden items-center gap-1 text-sm sm:flex">
           {navItems.map((item) => (
             <NavLink key={item.to} to={item.to} end={item.end} className={navClass}>
               {item.label}
             </NavLink>
           ))}
         </nav>
-        <div className="ml-auto flex items-center gap-1 text-sm">
+        <div className="ml-auto flex items-center gap-0.5 text-sm sm:gap-1">
           {viewer ? (
             <>
               <NotificationBell
-                className="inline-flex items-center rounded-md px-2 py-2 text-slate-600 hover:bg-slate-100"
+                className="inline-flex items-center whitespace-nowrap rounded-md px-2 py-2 text-slate-600 hover:bg-slate-100"
                 initialCount={viewer.unreadNotifications}
               />
               <NavLink to="/chat" className={navClass}>
@@ -43,7 +44,8 @@ export function SiteHeader() {
               <NavLink to="/mypage" className={navClass}>
                 マイページ
               </NavLink>
-              <SignOutButton className="rounded-md px-3 py-2 font-medium text-slate-600 hover:bg-slate-100" />
+              {/* On a phone, sign-out is on /settings (linked from マイページ). */}
+              <SignOutButton className="hidden rounded-md px-3 py-2 font-medium whitespace-nowrap text-slate-600 hover:bg-slate-100 sm:inline-flex" />
             </>
           ) : (
             <>

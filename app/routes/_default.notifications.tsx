@@ -135,8 +135,8 @@ function NotificationItem({ notification }: { notification: Notification }) {
         {icons[notification.type] ?? "🔔"}
       </span>
       <span className="min-w-0 flex-1">
-        <span className="flex items-baseline justify-between gap-2">
-          <span className={`truncate ${notification.isRead ? "font-medium text-slate-700" : "font-bold"}`}>
+        <span className="flex flex-wrap items-baseline justify-between gap-x-2">
+          <span className={`min-w-0 break-words ${notification.isRead ? "font-medium text-slate-700" : "font-bold"}`}>
             {notification.isRead ? null : <span className="sr-only">未読: </span>}
             {notification.title}
           </span>

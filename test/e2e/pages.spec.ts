@@ -1,4 +1,4 @@
-import { expect, test, waitForHydration } from "./fixtures";
+import { createUser, expect, login, test, waitForHydration } from "./fixtures";
 
 const TITLE = / - GamerMatch - ゲーマーマッチングプラットフォーム$/;
 
@@ -65,6 +65,15 @@ test.describe("on a phone", () => {
   test.use({ viewport: { width: 375, height: 740 } });
   test("the home page fits the screen without sideways scrolling", async ({ page }) => {
     await page.goto("/");
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+
+  test("signed in, the header (bell, chat, my page) fits too", async ({ page, request }) => {
+    const me = await createUser(request, "スマホユーザー");
+    await login(page, me.email, "/notifications");
+    await expect(page.getByRole("banner").getByRole("link", { name: /^通知/ })).toBeVisible();
+    await expect(page.getByRole("banner").getByRole("link", { name: "マイページ" })).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
   });
