@@ -76,14 +76,15 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   }
 
   const auth = await createAuthService({ config, db: database.db });
+  // The tracker needs the emitter and the emitter reports connections to the tracker.
   let presence: PresenceTracker | undefined;
   const realtime = attachRealtime(io, {
     authenticate: auth.authenticate,
     roomIdsOf: (userId) => listRoomIds({ db: database.db, userId }),
-    onConnect: (userId) => presence!.seen(userId),
-    onDisconnect: (userId) => void presence!.seen(userId),
+    onConnect: (userId) => presence!.connected(userId),
+    onDisconnect: (userId) => presence!.disconnected(userId),
   });
-  presence = startPresenceTracker({ io, db: database.db, realtime });
+  presence = startPresenceTracker({ db: database.db, realtime });
   const requestInfo = (req: express.Request, res: express.Response): RequestInfo => ({
     origin: `${req.protocol}://${req.get("host")}`,
     cookieHeader: req.headers.cookie,
@@ -190,12 +191,13 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
           httpServer.close(() => resolve());
         });
         httpServer.closeIdleConnections();
-        presence.stop();
         // Closes every socket's transport, so clients reconnect by themselves (to another replica, or to
         // this one once restarted). It closes the HTTP server too, which is already closing.
         await new Promise<void>((resolve) => io.close(() => resolve()));
         await drained;
         clearTimeout(forceClose);
+        // After the sockets closed (their disconnects are not worth a write any more), before the database closes.
+        await presence.stop();
         await vite?.close();
         await redis?.quit();
         await database.close();

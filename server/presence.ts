@@ -1,50 +1,91 @@
-import type { Server as SocketServer } from "socket.io";
 import { PRESENCE_SWEEP_MS } from "../app/lib/constants";
 import { announceOffline, markSeen } from "../app/models/presence.server";
 import type { Database } from "./db/schema";
 import type { Realtime } from "./realtime";
 
+/** Disconnects are written in one statement per this interval, however many sockets close at once. */
+const DISCONNECT_FLUSH_MS = 1_000;
+
 export interface PresenceTracker {
-  /** A socket of the user connected or disconnected here: they were seen now. */
-  seen(userId: string): Promise<unknown>;
+  /** A socket of the user connected here. Resolves once the user is marked seen (at their first socket). */
+  connected(userId: string): Promise<void>;
+  /** A socket of the user closed here. When it was their last, they are marked seen (batched). */
+  disconnected(userId: string): void;
   /** Refreshes the users connected to this process, then announces who went offline. Runs every 30 s. */
   sweep(): Promise<void>;
-  stop(): void;
+  /** Stops the timers and waits for the writes under way, before the database closes. */
+  stop(): Promise<void>;
 }
 
 /**
  * Keeps `users.last_seen_at` fresh for everyone with a socket on this process (so "a socket is connected"
- * counts as online across replicas, PRODUCT §7) and announces users whose last sign of life is over two
- * minutes old. Failures are logged and retried on the next sweep: presence is a hint, never worth a crash.
+ * counts as online on every replica, PRODUCT §7, ADR 010) and announces users whose last sign of life is over
+ * two minutes old. Failures are logged and retried by the next sweep: presence is a hint, never worth a crash.
  */
-export function startPresenceTracker({ io, db, realtime }: { io: SocketServer; db: Database; realtime: Realtime }): PresenceTracker {
+export function startPresenceTracker({ db, realtime }: { db: Database; realtime: Realtime }): PresenceTracker {
+  const sockets = new Map<string, number>(); // user id → sockets open on this process
+  const leaving = new Set<string>();
+  const inFlight = new Set<Promise<unknown>>();
   let stopped = false;
-  let running: Promise<void> | undefined;
+  let sweeping: Promise<void> | undefined;
+  let flushTimer: NodeJS.Timeout | undefined;
 
-  const seen = (userId: string) =>
-    stopped ? Promise.resolve() : markSeen({ db, realtime, userIds: [userId] }).catch((error) => console.error("[presence]", error.message));
+  const track = <T>(work: Promise<T>) => {
+    const tracked = work.catch((error: Error) => console.error("[presence]", error.message)).finally(() => inFlight.delete(tracked));
+    inFlight.add(tracked);
+    return tracked;
+  };
+  const seen = (userIds: string[]) => (userIds.length ? track(markSeen({ db, realtime, userIds })) : Promise.resolve());
+
+  const flushLeaving = () => {
+    clearTimeout(flushTimer);
+    flushTimer = undefined;
+    const userIds = [...leaving];
+    leaving.clear();
+    return seen(userIds);
+  };
 
   const sweep = () =>
-    (running ??= (async () => {
+    (sweeping ??= (async () => {
       try {
-        const sockets = await io.local.fetchSockets();
-        await markSeen({ db, realtime, userIds: sockets.map((socket) => socket.data.userId as string) });
-        await announceOffline({ db, realtime });
-      } catch (error) {
-        if (!stopped) console.error("[presence]", (error as Error).message);
+        await flushLeaving();
+        await seen([...sockets.keys()]);
+        await track(announceOffline({ db, realtime }));
       } finally {
-        running = undefined;
+        sweeping = undefined;
       }
     })());
 
   const timer = setInterval(() => void sweep(), PRESENCE_SWEEP_MS);
   timer.unref();
+
   return {
-    seen,
+    async connected(userId) {
+      const count = (sockets.get(userId) ?? 0) + 1;
+      sockets.set(userId, count);
+      leaving.delete(userId);
+      // Another tab here already keeps the user online; the sweep refreshes them.
+      if (count === 1 && !stopped) await seen([userId]);
+    },
+    disconnected(userId) {
+      const count = (sockets.get(userId) ?? 1) - 1;
+      if (count > 0) {
+        sockets.set(userId, count);
+        return;
+      }
+      sockets.delete(userId);
+      if (stopped) return;
+      // The two minutes start from the last socket's close, not from the last sweep.
+      leaving.add(userId);
+      flushTimer ??= setTimeout(() => void flushLeaving(), DISCONNECT_FLUSH_MS);
+    },
     sweep,
-    stop() {
+    async stop() {
       stopped = true;
       clearInterval(timer);
+      clearTimeout(flushTimer);
+      leaving.clear();
+      await Promise.allSettled([...inFlight]);
     },
   };
 }

@@ -101,8 +101,11 @@ describe("presence", () => {
     expect(about()).toHaveLength(1);
 
     socket.close();
-    await settle();
+    // The last socket's close is written (batched, within a second): the two minutes start there.
+    await ageLastSeen(subject, 10 * 60_000);
+    await settle(1_500);
     expect(await seenOnline(watcher, subject)).toBe(true);
+    expect(about()).toHaveLength(1);
     await ageLastSeen(subject, ONLINE_WINDOW_MS + 1_000);
     await app.server.presence.sweep();
     await settle();
