@@ -1,37 +1,19 @@
-import { Link, useLocation } from "@remix-run/react";
-import { useCallback, useEffect, useState } from "react";
+import { Link } from "@remix-run/react";
 import { RealtimeEvent } from "~/lib/realtime-events";
-import { useAuth } from "./auth-provider";
-import { useRealtime, useRealtimeEvent } from "./realtime-provider";
+import { useLiveCount } from "./use-live-count";
 
 /** Says "the notification count changed" to the bell from elsewhere in the tab (the /notifications page). */
 export const NOTIFICATIONS_CHANGED_EVENT = "gm:notifications-changed";
 
 /** The header's bell: a link to /notifications with the unread count, kept live (SPEC §7, §8). */
 export function NotificationBell({ className, initialCount }: { className: string; initialCount: number }) {
-  const { api, session } = useAuth();
-  const { reconnects } = useRealtime();
-  const { key } = useLocation();
   // The server's count renders the first paint (and the page without JavaScript).
-  const [count, setCount] = useState(initialCount);
-  useEffect(() => setCount(initialCount), [initialCount]);
-
-  const refresh = useCallback(() => {
-    api
-      .get<{ unreadCount: number }>("/api/notifications?countOnly=true")
-      .then((result) => setCount(result?.unreadCount ?? 0))
-      // Failures loading notifications are swallowed to zero (SPEC §8).
-      .catch(() => setCount(0));
-  }, [api]);
-
-  useEffect(() => {
-    if (session) refresh();
-  }, [session, key, reconnects, refresh]);
-  useRealtimeEvent(RealtimeEvent.notificationNew, refresh);
-  useEffect(() => {
-    window.addEventListener(NOTIFICATIONS_CHANGED_EVENT, refresh);
-    return () => window.removeEventListener(NOTIFICATIONS_CHANGED_EVENT, refresh);
-  }, [refresh]);
+  const count = useLiveCount({
+    path: "/api/notifications?countOnly=true",
+    event: RealtimeEvent.notificationNew,
+    windowEvent: NOTIFICATIONS_CHANGED_EVENT,
+    initial: initialCount,
+  });
 
   return (
     <Link to="/notifications" className={className} aria-label={count > 0 ? `通知（未読${count}件）` : "通知"}>

@@ -7,13 +7,12 @@ import { useRealtimeEvent } from "./realtime-provider";
 /** Posts the presence heartbeat while signed in and the tab is visible (SPEC §4, §7). Mounted once, in root. */
 export function usePresenceHeartbeat() {
   const { api, status } = useAuth();
-  const [heartbeat, setHeartbeat] = useState<ReturnType<typeof createHeartbeat> | null>(null);
+  const signedIn = status === "signedIn";
   useEffect(() => {
-    const created = createHeartbeat({ beat: () => api.post("/api/user/online-status"), visibility: document });
-    setHeartbeat(created);
-    return () => created.setSignedIn(false);
-  }, [api]);
-  useEffect(() => heartbeat?.setSignedIn(status === "signedIn"), [heartbeat, status]);
+    const heartbeat = createHeartbeat({ beat: () => api.post("/api/user/online-status"), visibility: document });
+    heartbeat.setSignedIn(signedIn);
+    return () => heartbeat.setSignedIn(false);
+  }, [api, signedIn]);
 }
 
 /** Whether the user is online: the server's answer, then every `presence` event about them. */

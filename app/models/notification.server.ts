@@ -1,5 +1,5 @@
-import { sql } from "kysely";
-import type { Database } from "../../server/db/schema";
+import { sql, type Selectable } from "kysely";
+import type { Database, NotificationsTable } from "../../server/db/schema";
 import type { Realtime } from "../../server/realtime";
 import { messages } from "~/lib/messages";
 import { RealtimeEvent } from "~/lib/realtime-events";
@@ -31,11 +31,9 @@ export interface Notification {
   createdAt: string;
 }
 
-type Row = { id: string; user_id: string; type: string; title: string; body: string; link: string | null; read_at: Date | null; created_at: Date };
-
 const columns = ["id", "user_id", "type", "title", "body", "link", "read_at", "created_at"] as const;
 
-function toNotification(row: Row): Notification {
+function toNotification(row: Selectable<NotificationsTable>): Notification {
   return {
     id: row.id,
     type: row.type,
