@@ -1,26 +1,20 @@
 import { sql } from "kysely";
-import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notify, type Notification } from "~/models/notification.server";
 import { createBrowserMember, createMember, type Member } from "../support/auth";
 import { startTestServer, type TestServer } from "../support/server";
-import { collect, connectSocket, settle } from "../support/sockets";
+import { collect, settle, socketPool } from "../support/sockets";
 
 let app: TestServer;
-const sockets: Socket[] = [];
+const sockets = socketPool(() => app.url);
+const socketOf = sockets.connect;
 beforeAll(async () => {
   app = await startTestServer({ seed: false });
 });
 afterAll(async () => {
-  sockets.forEach((socket) => socket.close());
+  sockets.closeAll();
   await app?.close();
 });
-
-async function socketOf(member: Member) {
-  const socket = await connectSocket(app.url, member.token);
-  sockets.push(socket);
-  return socket;
-}
 
 const send = (member: Member, ...titles: string[]) =>
   notify(

@@ -1,28 +1,22 @@
 import { sql } from "kysely";
-import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ONLINE_WINDOW_MS } from "~/lib/constants";
 import { createMember, type Member } from "../support/auth";
 import { startTestServer, type TestServer } from "../support/server";
-import { collect, connectSocket, settle } from "../support/sockets";
+import { collect, settle, socketPool } from "../support/sockets";
 
 let app: TestServer;
-const sockets: Socket[] = [];
+const sockets = socketPool(() => app.url);
+const socketOf = sockets.connect;
 beforeAll(async () => {
   app = await startTestServer({ seed: false });
 });
 afterAll(async () => {
-  sockets.forEach((socket) => socket.close());
+  sockets.closeAll();
   await app?.close();
 });
 
 type Presence = { userId: string; online: boolean };
-
-async function socketOf(member: Member) {
-  const socket = await connectSocket(app.url, member.token);
-  sockets.push(socket);
-  return socket;
-}
 
 /** Two members in a DIRECT room; the watcher's socket records every `presence` event. */
 async function pair() {

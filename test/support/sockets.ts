@@ -18,3 +18,16 @@ export function collect<T = unknown>(socket: Socket, event: string) {
 }
 
 export const settle = (ms = 150) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Sockets a test file opens for its members; `closeAll` in its afterAll. */
+export function socketPool(url: () => string) {
+  const open: Socket[] = [];
+  return {
+    async connect(member: { token: string }) {
+      const socket = await connectSocket(url(), member.token);
+      open.push(socket);
+      return socket;
+    },
+    closeAll: () => open.splice(0).forEach((socket) => socket.close()),
+  };
+}
