@@ -1,10 +1,7 @@
-import { PRESENCE_SWEEP_MS } from "../app/lib/constants";
+import { PRESENCE_DISCONNECT_FLUSH_MS, PRESENCE_SWEEP_MS } from "../app/lib/constants";
 import { announceOffline, markSeen } from "../app/models/presence.server";
 import type { Database } from "./db/schema";
 import type { Realtime } from "./realtime";
-
-/** Disconnects are written in one statement per this interval, however many sockets close at once. */
-const DISCONNECT_FLUSH_MS = 1_000;
 
 export interface PresenceTracker {
   /** A socket of the user connected here. Resolves once the user is marked seen (at their first socket). */
@@ -77,7 +74,7 @@ export function startPresenceTracker({ db, realtime }: { db: Database; realtime:
       if (stopped) return;
       // The two minutes start from the last socket's close, not from the last sweep.
       leaving.add(userId);
-      flushTimer ??= setTimeout(() => void flushLeaving(), DISCONNECT_FLUSH_MS);
+      flushTimer ??= setTimeout(() => void flushLeaving(), PRESENCE_DISCONNECT_FLUSH_MS);
     },
     sweep,
     async stop() {
