@@ -1,18 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createMember, type Member } from "../support/auth";
-import { startTestServer, type TestServer } from "../support/server";
-import { collect, connectSocket, settle, socketPool } from "../support/sockets";
+import { collect, connectSocket, settle, serverWithSockets } from "../support/sockets";
 
-let app: TestServer;
-const sockets = socketPool(() => app.url);
-const socketOf = sockets.connect;
-beforeAll(async () => {
-  app = await startTestServer({ seed: false });
-});
-afterAll(async () => {
-  sockets.closeAll();
-  await app?.close();
-});
+const server = serverWithSockets({ seed: false });
+const { socketOf } = server;
 
 async function directRoom(a: Member, b: Member) {
   const response = await a.api("/api/chat/rooms", { json: { participantIds: [b.id], type: "DIRECT", name: null } });
@@ -25,14 +16,14 @@ const send = (member: Member, roomId: string, content: string) =>
 
 describe("sockets", () => {
   it("refuse a handshake without a valid token", async () => {
-    await expect(connectSocket(app.url, undefined)).rejects.toThrow("unauthorized");
-    await expect(connectSocket(app.url, "not-a-token")).rejects.toThrow("unauthorized");
+    await expect(connectSocket(server.app.url, undefined)).rejects.toThrow("unauthorized");
+    await expect(connectSocket(server.app.url, "not-a-token")).rejects.toThrow("unauthorized");
   });
 });
 
 describe("direct chat", () => {
   it("two users exchange messages over the API and each socket receives the other's chat:message; a third gets 404 and nothing", async () => {
-    const [alice, bob, eve] = await Promise.all([createMember(app, "アリス"), createMember(app, "ボブ"), createMember(app, "イヴ")]);
+    const [alice, bob, eve] = await Promise.all([createMember(server.app, "アリス"), createMember(server.app, "ボブ"), createMember(server.app, "イヴ")]);
     const [aliceSocket, bobSocket, eveSocket] = await Promise.all([socketOf(alice), socketOf(bob), socketOf(eve)]);
     const toAlice = collect<{ content: string; sender: { displayName: string } }>(aliceSocket, "chat:message");
     const toBob = collect<{ content: string; chatRoomId: string }>(bobSocket, "chat:message");
@@ -68,7 +59,7 @@ describe("direct chat", () => {
   });
 
   it("creating the DIRECT room twice returns the same room with isNew false", async () => {
-    const [a, b] = await Promise.all([createMember(app), createMember(app)]);
+    const [a, b] = await Promise.all([createMember(server.app), createMember(server.app)]);
     const first = await directRoom(a, b);
     const second = await directRoom(b, a);
     expect(second.response.status).toBe(200);
@@ -80,7 +71,7 @@ describe("direct chat", () => {
   });
 
   it("a user joins a new room's channel at once: the first message reaches a socket opened before the room existed", async () => {
-    const [a, b] = await Promise.all([createMember(app), createMember(app)]);
+    const [a, b] = await Promise.all([createMember(server.app), createMember(server.app)]);
     const bSocket = await socketOf(b);
     const received = collect<{ content: string }>(bSocket, "chat:message");
     const { roomId } = await directRoom(a, b);
@@ -90,7 +81,7 @@ describe("direct chat", () => {
   });
 
   it("keeps content as text and enforces its limits", async () => {
-    const [a, b] = await Promise.all([createMember(app), createMember(app)]);
+    const [a, b] = await Promise.all([createMember(server.app), createMember(server.app)]);
     const { roomId } = await directRoom(a, b);
     const html = '<img src=x onerror="alert(1)">';
     const sent = await (await send(a, roomId, html)).json();
@@ -103,7 +94,7 @@ describe("direct chat", () => {
   });
 
   it("limits a sender to 10 messages in 10 seconds", async () => {
-    const [a, b] = await Promise.all([createMember(app), createMember(app)]);
+    const [a, b] = await Promise.all([createMember(server.app), createMember(server.app)]);
     const { roomId } = await directRoom(a, b);
     const statuses = [];
     for (let i = 0; i < 11; i++) statuses.push((await send(a, roomId, `連投${i}`)).status);
@@ -116,11 +107,11 @@ describe("direct chat", () => {
 
 describe("paging", () => {
   it("returns every message exactly once, in order, across pages, with messages arriving between pages", async () => {
-    const [a, b] = await Promise.all([createMember(app), createMember(app)]);
+    const [a, b] = await Promise.all([createMember(server.app), createMember(server.app)]);
     const { roomId } = await directRoom(a, b);
     // Insert directly: the rate limit is not what this test is about.
     const insert = (from: number, to: number) =>
-      app.database.db
+      server.app.database.db
         .insertInto("chat_messages")
         .values(Array.from({ length: to - from }, (_, i) => ({ room_id: roomId, sender_id: i % 2 ? a.id : b.id, content: `m${from + i}` })))
         .execute();
@@ -147,7 +138,7 @@ describe("paging", () => {
 
 describe("unread counts", () => {
   it("go up on receipt and to zero on mark-read, per room and in total", async () => {
-    const [me, friend1, friend2] = await Promise.all([createMember(app), createMember(app), createMember(app)]);
+    const [me, friend1, friend2] = await Promise.all([createMember(server.app), createMember(server.app), createMember(server.app)]);
     const room1 = (await directRoom(friend1, me)).roomId;
     const room2 = (await directRoom(friend2, me)).roomId;
     await send(me, room1, "自分の送信は未読にならない");
@@ -170,7 +161,7 @@ describe("unread counts", () => {
   });
 
   it("lists rooms newest activity first with their last message, paged by limit and offset", async () => {
-    const [me, x, y] = await Promise.all([createMember(app), createMember(app), createMember(app)]);
+    const [me, x, y] = await Promise.all([createMember(server.app), createMember(server.app), createMember(server.app)]);
     const rx = (await directRoom(me, x)).roomId;
     const ry = (await directRoom(me, y)).roomId;
     await send(x, rx, "新しい方");
@@ -185,7 +176,7 @@ describe("unread counts", () => {
 
 describe("blocking", () => {
   it("a blocked user's send is refused in Japanese and nothing reaches the blocker", async () => {
-    const [blocker, pest] = await Promise.all([createMember(app), createMember(app)]);
+    const [blocker, pest] = await Promise.all([createMember(server.app), createMember(server.app)]);
     const blockerSocket = await socketOf(blocker);
     const received = collect(blockerSocket, "chat:message");
     const { roomId } = await directRoom(pest, blocker);
@@ -205,7 +196,7 @@ describe("blocking", () => {
   });
 
   it("answers 404 for someone who does not exist", async () => {
-    const me = await createMember(app);
+    const me = await createMember(server.app);
     expect((await me.api("/api/users/00000000-0000-4000-8000-00000000abcd/block", { method: "POST" })).status).toBe(404);
     expect((await me.api("/api/users/not-a-uuid/block", { method: "POST" })).status).toBe(404);
   });

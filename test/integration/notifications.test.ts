@@ -1,24 +1,15 @@
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { notify, type Notification } from "~/models/notification.server";
 import { createBrowserMember, createMember, type Member } from "../support/auth";
-import { startTestServer, type TestServer } from "../support/server";
-import { collect, settle, socketPool } from "../support/sockets";
+import { collect, settle, serverWithSockets } from "../support/sockets";
 
-let app: TestServer;
-const sockets = socketPool(() => app.url);
-const socketOf = sockets.connect;
-beforeAll(async () => {
-  app = await startTestServer({ seed: false });
-});
-afterAll(async () => {
-  sockets.closeAll();
-  await app?.close();
-});
+const server = serverWithSockets({ seed: false });
+const { socketOf } = server;
 
 const send = (member: Member, ...titles: string[]) =>
   notify(
-    { db: app.database.db, realtime: app.server.realtime },
+    { db: server.app.database.db, realtime: server.app.server.realtime },
     ...titles.map((title) => ({ userId: member.id, type: "test", title, body: `${title}の本文`, link: "/mypage" })),
   );
 
@@ -38,7 +29,7 @@ async function countOnly(member: Member) {
 
 describe("notify", () => {
   it("stores the notification and sends it to every socket of its user as notification:new", async () => {
-    const member = await createMember(app, "ミナト");
+    const member = await createMember(server.app, "ミナト");
     const [tab1, tab2] = [await socketOf(member), await socketOf(member)];
     const received = [collect<Notification>(tab1, "notification:new"), collect<Notification>(tab2, "notification:new")];
 
@@ -52,7 +43,7 @@ describe("notify", () => {
   });
 
   it("welcomes a user when their profile is first set up, and only then", async () => {
-    const member = await createMember(app, "ソラ");
+    const member = await createMember(server.app, "ソラ");
     const { notifications } = await list(member);
     expect(notifications).toEqual([expect.objectContaining({ type: "welcome", title: "GamerMatchへようこそ！", link: "/", isRead: false })]);
     // Editing the profile later is not a first setup.
@@ -61,7 +52,7 @@ describe("notify", () => {
   });
 
   it("tells the other participant when someone opens a new DIRECT chat with them, once", async () => {
-    const [alice, bob] = [await createMember(app, "アリス"), await createMember(app, "ボブ")];
+    const [alice, bob] = [await createMember(server.app, "アリス"), await createMember(server.app, "ボブ")];
     const bobSocket = await socketOf(bob);
     const toBob = collect<Notification>(bobSocket, "notification:new");
     const open = () => alice.api("/api/chat/rooms", { json: { participantIds: [bob.id], type: "DIRECT", name: null } });
@@ -80,7 +71,7 @@ describe("notify", () => {
 
 describe("GET /api/notifications", () => {
   it("counts the same unread with countOnly as with the list", async () => {
-    const member = await createMember(app);
+    const member = await createMember(server.app);
     await send(member, "一", "二", "三");
     const listed = await list(member);
     expect(listed.unreadCount).toBe(4); // the welcome, and three
@@ -89,14 +80,14 @@ describe("GET /api/notifications", () => {
   });
 
   it("pages newest first, or unread first and then newest with prioritizeUnread=true", async () => {
-    const member = await createMember(app);
-    await app.database.db.deleteFrom("notifications").where("user_id", "=", member.id).execute();
+    const member = await createMember(server.app);
+    await server.app.database.db.deleteFrom("notifications").where("user_id", "=", member.id).execute();
     // Oldest first: 古い未読, then 既読1, 既読2 (read), then 新しい未読.
     for (const title of ["古い未読", "既読1", "既読2", "新しい未読"]) {
       await send(member, title);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    await app.database.db
+    await server.app.database.db
       .updateTable("notifications")
       .set({ read_at: new Date() })
       .where("user_id", "=", member.id)
@@ -115,22 +106,22 @@ describe("GET /api/notifications", () => {
   });
 
   it("answers bad input with 400 and a signed-out caller with 401", async () => {
-    const member = await createMember(app);
+    const member = await createMember(server.app);
     for (const query of ["?limit=0", "?limit=51", "?offset=-1", "?prioritizeUnread=maybe", "?countOnly=yes"]) {
       const response = await member.api(`/api/notifications${query}`);
       expect(response.status, query).toBe(400);
       expect((await response.json()).error.message).toBe("入力内容を確認してください");
     }
-    expect((await app.request("/api/notifications")).status).toBe(401);
-    expect((await app.request("/api/notifications?countOnly=true")).status).toBe(401);
-    expect((await app.request("/api/notifications", { method: "PATCH" })).status).toBe(401);
+    expect((await server.app.request("/api/notifications")).status).toBe(401);
+    expect((await server.app.request("/api/notifications?countOnly=true")).status).toBe(401);
+    expect((await server.app.request("/api/notifications", { method: "PATCH" })).status).toBe(401);
     expect((await member.api("/api/notifications", { method: "POST" })).status).toBe(405);
   });
 });
 
 describe("PATCH /api/notifications", () => {
   it("marks all of the caller's notifications read, and nobody else's", async () => {
-    const [me, other] = [await createMember(app), await createMember(app)];
+    const [me, other] = [await createMember(server.app), await createMember(server.app)];
     await send(me, "一", "二");
     await send(other, "他人宛");
 
@@ -149,7 +140,7 @@ describe("PATCH /api/notifications", () => {
 
 describe("isolation", () => {
   it("users never see, count or receive each other's notifications", async () => {
-    const [alice, eve] = [await createMember(app, "アリス"), await createMember(app, "イヴ")];
+    const [alice, eve] = [await createMember(server.app, "アリス"), await createMember(server.app, "イヴ")];
     const eveSocket = await socketOf(eve);
     const toEve = collect(eveSocket, "notification:new");
     const [secret] = await send(alice, "アリスだけの通知");
@@ -165,16 +156,16 @@ describe("isolation", () => {
 
 describe("/notifications without JavaScript", () => {
   it("requires a login", async () => {
-    const response = await app.request("/notifications");
+    const response = await server.app.request("/notifications");
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/login?redirectTo=%2Fnotifications");
   });
 
   it("lists with Tokyo times, marks all read with a plain form and flashes a toast once", async () => {
-    const member = await createBrowserMember(app, "ハル");
+    const member = await createBrowserMember(server.app, "ハル");
     await send(member, "深夜の通知");
     // 00:30 on the 23rd in Tokyo.
-    await sql`update notifications set created_at = '2026-11-22T15:30:00Z' where user_id = ${member.id} and title = '深夜の通知'`.execute(app.database.db);
+    await sql`update notifications set created_at = '2026-11-22T15:30:00Z' where user_id = ${member.id} and title = '深夜の通知'`.execute(server.app.database.db);
 
     const page = await (await member.page("/notifications")).text();
     expect(page).toContain("深夜の通知");
@@ -203,7 +194,7 @@ describe("/notifications without JavaScript", () => {
   });
 
   it("pages 20 at a time", async () => {
-    const member = await createBrowserMember(app);
+    const member = await createBrowserMember(server.app);
     await send(member, ...Array.from({ length: 24 }, (_, i) => `通知${i}`));
     const first = await (await member.page("/notifications")).text();
     expect(first.match(/data-testid="unread-dot"/g)).toHaveLength(20);
@@ -216,8 +207,8 @@ describe("/notifications without JavaScript", () => {
 
 describe("when notifications cannot be loaded", () => {
   it("pages still render, with no notifications and a zero count (SPEC §8)", async () => {
-    const member = await createBrowserMember(app, "ナギ");
-    await sql`alter table notifications rename to notifications_unavailable`.execute(app.database.db);
+    const member = await createBrowserMember(server.app, "ナギ");
+    await sql`alter table notifications rename to notifications_unavailable`.execute(server.app.database.db);
     try {
       const home = await member.page("/");
       expect(home.status).toBe(200);
@@ -226,7 +217,7 @@ describe("when notifications cannot be loaded", () => {
       expect(list.status).toBe(200);
       expect(await list.text()).toContain("通知はまだありません。");
     } finally {
-      await sql`alter table notifications_unavailable rename to notifications`.execute(app.database.db);
+      await sql`alter table notifications_unavailable rename to notifications`.execute(server.app.database.db);
     }
   });
 });

@@ -1,26 +1,17 @@
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ONLINE_WINDOW_MS } from "~/lib/constants";
 import { createMember, type Member } from "../support/auth";
-import { startTestServer, type TestServer } from "../support/server";
-import { collect, settle, socketPool } from "../support/sockets";
+import { collect, settle, serverWithSockets } from "../support/sockets";
 
-let app: TestServer;
-const sockets = socketPool(() => app.url);
-const socketOf = sockets.connect;
-beforeAll(async () => {
-  app = await startTestServer({ seed: false });
-});
-afterAll(async () => {
-  sockets.closeAll();
-  await app?.close();
-});
+const server = serverWithSockets({ seed: false });
+const { socketOf } = server;
 
 type Presence = { userId: string; online: boolean };
 
 /** Two members in a DIRECT room; the watcher's socket records every `presence` event. */
 async function pair() {
-  const [subject, watcher] = [await createMember(app, "サブジェクト"), await createMember(app, "ウォッチャー")];
+  const [subject, watcher] = [await createMember(server.app, "サブジェクト"), await createMember(server.app, "ウォッチャー")];
   await subject.api("/api/chat/rooms", { json: { participantIds: [watcher.id], type: "DIRECT", name: null } });
   const events = collect<Presence>(await socketOf(watcher), "presence");
   return { subject, watcher, events, about: () => events.filter((event) => event.userId === subject.id) };
@@ -30,7 +21,7 @@ const heartbeat = (member: Member) => member.api("/api/user/online-status", { me
 
 /** Moves the member's last sign of life into the past, as if that much time had gone by. */
 const ageLastSeen = (member: Member, ms: number) =>
-  app.database.db
+  server.app.database.db
     .updateTable("users")
     .set({ last_seen_at: sql<Date>`now() - ${sql.lit(`${ms / 1000} seconds`)}::interval` })
     .where("id", "=", member.id)
@@ -60,20 +51,20 @@ describe("presence", () => {
     // Another heartbeat while online changes nothing anyone needs to hear.
     await ageLastSeen(subject, 60_000);
     await heartbeat(subject);
-    await app.server.presence.sweep();
+    await server.app.server.presence.sweep();
     await settle();
     expect(about()).toHaveLength(1);
 
     // Just under two minutes: still online.
     await ageLastSeen(subject, ONLINE_WINDOW_MS - 5_000);
-    await app.server.presence.sweep();
+    await server.app.server.presence.sweep();
     expect(await seenOnline(watcher, subject)).toBe(true);
 
     // Over two minutes: offline, announced once however often the sweep runs.
     await ageLastSeen(subject, ONLINE_WINDOW_MS + 1_000);
     expect(await seenOnline(watcher, subject)).toBe(false);
-    await app.server.presence.sweep();
-    await app.server.presence.sweep();
+    await server.app.server.presence.sweep();
+    await server.app.server.presence.sweep();
     await settle();
     expect(about()).toEqual([
       { userId: subject.id, online: true },
@@ -89,7 +80,7 @@ describe("presence", () => {
 
     // Long after the last heartbeat, the sweep sees the socket and refreshes the user.
     await ageLastSeen(subject, 10 * 60_000);
-    await app.server.presence.sweep();
+    await server.app.server.presence.sweep();
     await settle();
     expect(await seenOnline(watcher, subject)).toBe(true);
     expect(about()).toHaveLength(1);
@@ -101,7 +92,7 @@ describe("presence", () => {
     expect(await seenOnline(watcher, subject)).toBe(true);
     expect(about()).toHaveLength(1);
     await ageLastSeen(subject, ONLINE_WINDOW_MS + 1_000);
-    await app.server.presence.sweep();
+    await server.app.server.presence.sweep();
     await settle();
     expect(await seenOnline(watcher, subject)).toBe(false);
     expect(about().at(-1)).toEqual({ userId: subject.id, online: false });
@@ -117,7 +108,7 @@ describe("presence", () => {
 
   it("tells only people who share a room, and never someone the user blocked", async () => {
     const { subject, watcher, about } = await pair();
-    const stranger = await createMember(app, "ストレンジャー");
+    const stranger = await createMember(server.app, "ストレンジャー");
     const toStranger = collect<Presence>(await socketOf(stranger), "presence");
     expect((await subject.api(`/api/users/${watcher.id}/block`, { method: "POST" })).status).toBe(200);
 
@@ -132,6 +123,6 @@ describe("presence", () => {
   });
 
   it("refuses a heartbeat without a session", async () => {
-    expect((await app.request("/api/user/online-status", { method: "POST" })).status).toBe(401);
+    expect((await server.app.request("/api/user/online-status", { method: "POST" })).status).toBe(401);
   });
 });

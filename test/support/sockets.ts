@@ -1,4 +1,6 @@
 import { io, type Socket } from "socket.io-client";
+import { afterAll, beforeAll } from "vitest";
+import { startTestServer, type TestServer } from "./server";
 
 /** A socket.io-client connection authenticated as a member, resolved once the server has joined its rooms. */
 export async function connectSocket(url: string, token: string | undefined) {
@@ -30,4 +32,28 @@ export function socketPool(url: () => string) {
     },
     closeAll: () => open.splice(0).forEach((socket) => socket.close()),
   };
+}
+
+/**
+ * A test file's own server (started before its tests, closed after them) and the sockets its members open,
+ * closed first.
+ */
+export function serverWithSockets(options: Parameters<typeof startTestServer>[0]) {
+  let app: TestServer | undefined;
+  const sockets = socketPool(() => server.app.url);
+  const server = {
+    get app() {
+      if (!app) throw new Error("the test server starts in beforeAll");
+      return app;
+    },
+    socketOf: sockets.connect,
+  };
+  beforeAll(async () => {
+    app = await startTestServer(options);
+  });
+  afterAll(async () => {
+    sockets.closeAll();
+    await app?.close();
+  });
+  return server;
 }
