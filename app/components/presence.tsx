@@ -26,7 +26,11 @@ export function useOnline(userId: string, initial: boolean) {
   return online;
 }
 
-const sizes = { sm: "size-8 text-sm", md: "size-10", lg: "size-16 text-2xl" } as const;
+const sizes = {
+  sm: { px: 32, className: "size-8 text-sm" },
+  md: { px: 40, className: "size-10" },
+  lg: { px: 64, className: "size-16 text-2xl" },
+} as const;
 
 /**
  * A person's picture (or their initial), with the green dot while they are online. Pass `userId` and
@@ -46,9 +50,9 @@ export function Avatar({
   return (
     <span className="relative inline-flex shrink-0">
       {src ? (
-        <img src={src} alt="" width={40} height={40} loading="lazy" className={`${sizes[size]} rounded-full object-cover`} />
+        <img src={src} alt="" width={sizes[size].px} height={sizes[size].px} loading="lazy" className={`${sizes[size].className} rounded-full object-cover`} />
       ) : (
-        <span aria-hidden="true" className={`${sizes[size]} flex items-center justify-center rounded-full bg-brand-100 font-bold text-brand-700`}>
+        <span aria-hidden="true" className={`${sizes[size].className} flex items-center justify-center rounded-full bg-brand-100 font-bold text-brand-700`}>
           {name.slice(0, 1)}
         </span>
       )}
