@@ -1,15 +1,9 @@
-import fs from "node:fs";
 import path from "node:path";
-import { defineConfig, devices } from "@playwright/test";
+import { chromium, defineConfig, devices } from "@playwright/test";
+import { findChromium } from "./test/support/chromium.mjs";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const dataDir = path.resolve(".cache/e2e-data");
-
-/** The machine's Chromium (CHROMIUM_PATH, else Debian's), else Playwright's own download. */
-function chromiumPath() {
-  const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium"].filter(Boolean) as string[];
-  return candidates.find((candidate) => fs.existsSync(candidate));
-}
 
 export default defineConfig({
   testDir: "test/e2e",
@@ -32,7 +26,8 @@ export default defineConfig({
       use: {
         ...devices["Desktop Chrome"],
         launchOptions: {
-          executablePath: chromiumPath(),
+          // CHROMIUM_PATH, the system's Chromium, else Playwright's own; `npm test` installs one when there is none.
+          executablePath: findChromium({ playwrightPath: chromium.executablePath() }),
           args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
         },
       },

@@ -4,6 +4,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { ensureChromium } from "./support/chromium.mjs";
 
 const reports = path.resolve(".test-reports");
 fs.rmSync(reports, { recursive: true, force: true });
@@ -66,7 +67,17 @@ if (!run("build", "npm", ["run", "build", "--silent"])) {
     vitest("pglite", ["integration"], pgliteEnv);
   }
 
-  const e2eOk = run("playwright", "npx", ["playwright", "test"], { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: undefined });
+  const browser = await ensureChromium();
+  if ("error" in browser) {
+    failed += 1;
+    notes.push(browser.error);
+  } else {
+    playwright(browser.path);
+  }
+}
+
+function playwright(chromiumPath) {
+  const e2eOk = run("playwright", "npx", ["playwright", "test"], { ...process.env, CHROMIUM_PATH: chromiumPath, PLAYWRIGHT_JSON_OUTPUT_NAME: undefined });
   const e2e = readJson(path.join(reports, "e2e.json"));
   if (e2e?.stats) {
     passed += e2e.stats.expected + e2e.stats.flaky;
