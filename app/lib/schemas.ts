@@ -67,6 +67,9 @@ export const signupSchema = loginSchema.extend({
     .max(PASSWORD_MAX_LENGTH, messages.validation.maxLength(PASSWORD_MAX_LENGTH)),
 });
 
+/** Which sessions a sign-out ends: this one (the default) or every device's (supabase-js `signOut({ scope })`). */
+export const signOutScopeSchema = z.enum(["local", "global"]).default("local");
+
 /** A profile (POST /api/user/profile and /mypage/gamer-edit). Games are the ones ticked, each with an optional rank. */
 export const profileSchema = z.object({
   displayName: requiredText(DISPLAY_NAME_MAX),

@@ -33,7 +33,18 @@ export default function SettingsPage() {
           </dd>
         </div>
       </dl>
-      <SignOutButton className="btn-secondary" />
+      <section aria-labelledby="sessions-title" className="space-y-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+        <h2 id="sessions-title" className="font-semibold">
+          ログイン中の端末
+        </h2>
+        <p className="text-sm text-slate-600">
+          「ログアウト」はこの端末だけをログアウトします。ほかのスマートフォンやパソコンでもログアウトするときは「すべての端末からログアウト」を押してください。
+        </p>
+        <div className="flex flex-wrap gap-3">
+          <SignOutButton className="btn-secondary" />
+          <SignOutButton className="btn-secondary" everywhere />
+        </div>
+      </section>
     </section>
   );
 }

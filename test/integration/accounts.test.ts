@@ -112,6 +112,64 @@ describe("accounts through plain HTML forms", () => {
   });
 });
 
+describe("signing out", () => {
+  /** The access token of a cookie session, as the browser's supabase-js would read it. */
+  const cookieToken = (visitor: ReturnType<typeof browser>) => {
+    const raw = decodeURIComponent(visitor.jar.cookies.get("sb-127-auth-token")!);
+    return (JSON.parse(Buffer.from(raw.replace(/^base64-/, ""), "base64url").toString()) as { access_token: string }).access_token;
+  };
+  const me = (token: string) => app.request("/api/auth/me", { headers: { Authorization: `Bearer ${token}` } });
+
+  it("from a page ends that session only; 「すべての端末からログアウト」 in /settings ends every one", async () => {
+    const { supabase, email } = await signUp(app);
+    await app.request("/api/user/profile", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${(await supabase.auth.getSession()).data.session!.access_token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ displayName: "ふたつの端末" }),
+    });
+    // Another client of the same user (a phone, an API token) with its own session.
+    const phone = await supabaseFor(app);
+    const { data: phoneSignIn } = await phone.auth.signInWithPassword({ email, password: PASSWORD });
+    const phoneToken = phoneSignIn.session!.access_token;
+
+    const laptop = browser();
+    expect((await laptop.request("/login", form({ email, password: PASSWORD }))).status).toBe(302);
+    const laptopToken = cookieToken(laptop);
+    expect((await me(laptopToken)).status).toBe(200);
+
+    expect((await laptop.request("/logout", form({}))).headers.get("location")).toBe("/");
+    expect((await laptop.request("/settings")).headers.get("location")).toBe("/login?redirectTo=%2Fsettings");
+    expect((await me(laptopToken)).status).toBe(401);
+    expect((await me(phoneToken)).status).toBe(200);
+    // The phone's refresh token still works too: its session is untouched.
+    const { data: refreshed, error } = await phone.auth.refreshSession();
+    expect(error).toBeNull();
+    const phoneTokenAfter = refreshed.session!.access_token;
+
+    // Signed in again, the laptop ends every device's session from /settings.
+    expect((await laptop.request("/login", form({ email, password: PASSWORD, redirectTo: "/settings" }))).status).toBe(302);
+    const settings = await laptop.request("/settings");
+    expect(await settings.text()).toContain("すべての端末からログアウト");
+    const laptopToken2 = cookieToken(laptop);
+    expect((await laptop.request("/logout", form({ scope: "global" }))).headers.get("location")).toBe("/");
+    expect((await me(laptopToken2)).status).toBe(401);
+    expect((await me(phoneTokenAfter)).status).toBe(401);
+    expect((await phone.auth.refreshSession()).error).not.toBeNull();
+  });
+
+  it("treats an unknown scope as this session only", async () => {
+    const { email } = await signUp(app);
+    const phone = await supabaseFor(app);
+    const phoneToken = (await phone.auth.signInWithPassword({ email, password: PASSWORD })).data.session!.access_token;
+    const laptop = browser();
+    await laptop.request("/login", form({ email, password: PASSWORD }));
+    expect((await laptop.request("/logout", form({ scope: "everyone-please" }))).status).toBe(302);
+    expect((await laptop.request("/settings")).status).toBe(302);
+    const check = await me(phoneToken);
+    expect(check.status).toBe(404); // signed in, no profile yet: the session lives
+  });
+});
+
 describe("demo accounts", () => {
   it("sign in with the README's password and have a profile", async () => {
     const supabase = await supabaseFor(app);
