@@ -12,7 +12,8 @@ interface Limit {
   windowMs: number;
 }
 
-async function fullBuckets(executor: Database, { buckets, limit, windowMs }: Omit<Limit, "db">) {
+/** Events in each bucket within the window (buckets without any are absent). */
+async function bucketCounts(executor: Database, { buckets, windowMs }: { buckets: string[]; windowMs: number }) {
   const since = new Date(Date.now() - windowMs);
   // One round trip: prune what aged out (a CTE the count does not see) and count what is in the window.
   const counts = await executor
@@ -25,12 +26,18 @@ async function fullBuckets(executor: Database, { buckets, limit, windowMs }: Omi
     .where("created_at", ">=", since)
     .groupBy("bucket")
     .execute();
-  return counts.some((row) => row.n >= limit);
+  return new Map(counts.map((row) => [row.bucket, Number(row.n)]));
 }
 
-/** Whether any bucket is already at its limit (for limits that only count failures). */
-export async function isRateLimited({ db, ...limit }: Limit) {
-  return fullBuckets(db, limit);
+async function fullBuckets(executor: Database, { buckets, limit, windowMs }: Omit<Limit, "db">) {
+  const counts = await bucketCounts(executor, { buckets, windowMs });
+  return [...counts.values()].some((n) => n >= limit);
+}
+
+/** How many events each bucket counted within the window (0 for none). */
+export async function countRateLimitEvents({ db, buckets, windowMs }: { db: Database; buckets: string[]; windowMs: number }) {
+  const counts = await bucketCounts(db, { buckets, windowMs });
+  return buckets.map((bucket) => counts.get(bucket) ?? 0);
 }
 
 /** Counts one event in each bucket. */

@@ -4,11 +4,12 @@ import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   REFRESH_TOKEN_REUSE_INTERVAL_MS,
+  SIGN_IN_ACCOUNT_DELAY,
   SIGN_IN_RATE_LIMIT,
   USER_METADATA_MAX_BYTES,
 } from "../../app/lib/constants";
 import { messages } from "../../app/lib/messages";
-import { isRateLimited, recordRateLimitEvent } from "../../app/models/rate-limit.server";
+import { countRateLimitEvents, recordRateLimitEvent } from "../../app/models/rate-limit.server";
 import type { Database } from "../db/schema";
 import { createTokenVerifier, signAccessToken } from "./jwt";
 import { hashPassword, verifyPassword } from "./passwords";
@@ -137,11 +138,14 @@ export function createLocalAuthHandler({ db, jwtSecret }: { db: Database; jwtSec
 
   async function passwordGrant(request: Request, issuer: string, clientIp: string) {
     const { email, password } = await readCredentials(request);
-    // Failed attempts are what a password guesser makes, so those are what count (PRODUCT §9).
-    const buckets = [`sign-in:ip:${clientIp}`, `sign-in:account:${email}`];
-    if (await isRateLimited({ db, buckets, ...SIGN_IN_RATE_LIMIT })) {
+    // Failed attempts are what a password guesser makes, so those are what count (PRODUCT §9). An address that
+    // failed too often is stopped; the account itself only slows down, so nobody can lock its owner out.
+    const buckets = [`sign-in:ip:${clientIp}`, `sign-in:account-ip:${email} ${clientIp}`, `sign-in:account:${email}`];
+    const [byAddress, byAccountAndAddress, byAccount] = await countRateLimitEvents({ db, buckets, windowMs: SIGN_IN_RATE_LIMIT.windowMs });
+    if (byAddress! >= SIGN_IN_RATE_LIMIT.limit || byAccountAndAddress! >= SIGN_IN_RATE_LIMIT.limit) {
       throw new AuthError(429, "over_request_rate_limit", messages.auth.rateLimited);
     }
+    await delay(signInDelayMs(byAccount!));
     const user = await db
       .selectFrom("auth_users")
       .select(["id", "email", "user_metadata", "password_hash", "created_at", "updated_at", "last_sign_in_at"])
@@ -256,6 +260,15 @@ export function createLocalAuthHandler({ db, jwtSecret }: { db: Database; jwtSec
     }
   };
 }
+
+/** How long an attempt on an account waits after it failed `failures` times in the window (from anywhere). */
+export function signInDelayMs(failures: number) {
+  const { afterFailures, baseMs, maxMs } = SIGN_IN_ACCOUNT_DELAY;
+  if (failures < afterFailures) return 0;
+  return Math.min(maxMs, baseMs * 2 ** Math.min(failures - afterFailures, 16));
+}
+
+const delay = (ms: number) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
 
 // A valid hash of a random password, verified against when the account does not exist.
 const DUMMY_HASH = await hashPassword(randomBytes(16).toString("hex"));

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PASSWORD, signUp, supabaseFor, uniqueEmail } from "../support/auth";
+import { signInDelayMs } from "../../server/auth/local-auth";
 import { startTestServer, type TestServer } from "../support/server";
 
 let app: TestServer;
 beforeAll(async () => {
-  app = await startTestServer({ seed: false });
+  // Behind a proxy, so tests can sign in "from" several addresses (X-Forwarded-For).
+  app = await startTestServer({ seed: false, env: { TRUST_PROXY: "true" } });
 });
 afterAll(async () => {
   await app?.close();
@@ -82,17 +84,49 @@ describe("supabase-js against the local auth endpoints", () => {
     expect(b.error).toBeNull();
   });
 
-  it("limits failed sign-ins to 10 per 15 minutes per account, with a Japanese message", async () => {
+  /** The password grant as supabase-js sends it, from a given client address. */
+  const signInFrom = async (address: string, email: string, password: string) => {
+    const started = Date.now();
+    const response = await app.request("/auth/v1/token?grant_type=password", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Forwarded-For": address },
+      body: JSON.stringify({ email, password }),
+    });
+    return { status: response.status, body: (await response.json()) as { msg?: string }, ms: Date.now() - started };
+  };
+
+  it("stops an address after 10 failed sign-ins on an account, with a Japanese message", async () => {
     const { email } = await signUp(app);
-    const supabase = await supabaseFor(app);
-    // Earlier tests failed from this same address; start its count afresh.
-    await app.database.db.deleteFrom("rate_limit_events").execute();
     for (let attempt = 0; attempt < 10; attempt++) {
-      const { error } = await supabase.auth.signInWithPassword({ email, password: "wrong-password" });
-      expect(error?.status).toBe(400);
+      expect((await signInFrom("203.0.113.1", email, "wrong-password")).status).toBe(400);
     }
-    const limited = await supabase.auth.signInWithPassword({ email, password: PASSWORD });
-    expect(limited.error?.status).toBe(429);
-    expect(limited.error?.message).toBe("ログインの試行回数が多すぎます。しばらくしてから再度お試しください。");
+    const limited = await signInFrom("203.0.113.1", email, PASSWORD);
+    expect(limited.status).toBe(429);
+    expect(limited.body.msg).toBe("ログインの試行回数が多すぎます。しばらくしてから再度お試しください。");
+  });
+
+  it("does not let a stranger's failures lock the owner out: the right password from another address works, a little slower", async () => {
+    const { email } = await signUp(app);
+    for (let attempt = 0; attempt < 10; attempt++) {
+      expect((await signInFrom("203.0.113.2", email, "guess-" + attempt)).status).toBe(400);
+    }
+    expect((await signInFrom("203.0.113.2", email, PASSWORD)).status).toBe(429);
+    const owner = await signInFrom("198.51.100.7", email, PASSWORD);
+    expect(owner.status).toBe(200);
+    // The account has failed 10 times in the window: every attempt on it now waits (growing with more failures).
+    expect(owner.ms).toBeGreaterThanOrEqual(signInDelayMs(10) - 20);
+  });
+
+  it("stops an address that fails on many accounts", async () => {
+    const accounts = await Promise.all(Array.from({ length: 11 }, () => signUp(app)));
+    for (const { email } of accounts.slice(0, 10)) {
+      expect((await signInFrom("203.0.113.3", email, "wrong-password")).status).toBe(400);
+    }
+    expect((await signInFrom("203.0.113.3", accounts[10]!.email, PASSWORD)).status).toBe(429);
+    expect((await signInFrom("203.0.113.4", accounts[10]!.email, PASSWORD)).status).toBe(200);
+  });
+
+  it("slows the account down more with every failure, up to a ceiling, and never refuses it", () => {
+    expect([0, 9, 10, 11, 12, 13, 14, 100].map(signInDelayMs)).toEqual([0, 0, 500, 1000, 2000, 4000, 5000, 5000]);
   });
 });
