@@ -3,6 +3,7 @@ import * as m0001 from "./0001_platform";
 import * as m0002 from "./0002_accounts";
 import * as m0003 from "./0003_chat";
 import * as m0004 from "./0004_notifications";
+import * as m0005 from "./0005_coins";
 
 /**
  * Every migration, in order. Migrations are imported statically so the bundled server, the
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   "0002_accounts": m0002,
   "0003_chat": m0003,
   "0004_notifications": m0004,
+  "0005_coins": m0005,
 };

@@ -19,6 +19,11 @@ export interface DB {
   chat_messages: ChatMessagesTable;
   user_blocks: UserBlocksTable;
   notifications: NotificationsTable;
+  coin_wallets: CoinWalletsTable;
+  coin_transactions: CoinTransactionsTable;
+  coin_escrows: CoinEscrowsTable;
+  coin_orders: CoinOrdersTable;
+  payment_events: PaymentEventsTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -153,6 +158,61 @@ export interface NotificationsTable {
   link: string | null;
   read_at: Timestamp | null;
   created_at: CreatedAt;
+}
+
+export interface CoinWalletsTable {
+  user_id: string;
+  purchased: ColumnType<number, number | undefined, number>;
+  earned: ColumnType<number, number | undefined, number>;
+  updated_at: UpdatedAt;
+}
+
+export interface CoinTransactionsTable {
+  id: Generated<number>;
+  user_id: string;
+  kind: string;
+  amount: number;
+  purchased_after: number;
+  earned_after: number;
+  fee: ColumnType<number, number | undefined, never>;
+  reference: string;
+  created_at: CreatedAt;
+}
+
+export type EscrowStatus = "held" | "released" | "refunded";
+export interface CoinEscrowsTable {
+  reference: string;
+  payer_id: string;
+  payee_id: string;
+  purchased: number;
+  earned: number;
+  status: ColumnType<EscrowStatus, EscrowStatus | undefined, EscrowStatus>;
+  created_at: CreatedAt;
+  settled_at: Timestamp | null;
+}
+
+export type CoinOrderStatus = "pending" | "paid" | "failed" | "expired";
+export type PaymentProvider = "test" | "stripe";
+export interface CoinOrdersTable {
+  id: Generated<number>;
+  user_id: string;
+  package_id: number;
+  coins: number;
+  price_jpy: number;
+  provider: PaymentProvider;
+  provider_ref: string | null;
+  checkout_url: string | null;
+  status: ColumnType<CoinOrderStatus, CoinOrderStatus | undefined, CoinOrderStatus>;
+  idempotency_key: string;
+  created_at: CreatedAt;
+  settled_at: Timestamp | null;
+}
+
+export interface PaymentEventsTable {
+  id: string;
+  provider: PaymentProvider;
+  type: string;
+  received_at: CreatedAt;
 }
 
 export type Database = Kysely<DB>;
