@@ -16,6 +16,7 @@ import { createAuthService, type RequestInfo } from "./auth/session";
 import type { AppConfig } from "./config";
 import type { DatabaseHandle } from "./db";
 import "./load-context";
+import { createPayments } from "./payments";
 import { startPresenceTracker, type PresenceTracker } from "./presence";
 import { attachRealtime, type Realtime } from "./realtime";
 import { cspNonce, refuseCrossSiteWrites, securityHeaders } from "./security";
@@ -76,6 +77,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   }
 
   const auth = await createAuthService({ config, db: database.db });
+  const payments = createPayments(config);
   // The tracker needs the emitter and the emitter reports connections to the tracker.
   let presence: PresenceTracker | undefined;
   const realtime = attachRealtime(io, {
@@ -151,6 +153,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
         cspNonce: res.locals.cspNonce,
         auth: auth.forRequest(requestInfo(req, res)),
         realtime,
+        payments,
       }),
     }),
   );

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_PLATFORM_FEE_PERCENT } from "../app/lib/constants";
 
 /**
  * Every environment variable the server reads, validated once at start-up.
@@ -34,6 +35,13 @@ const envSchema = z.object({
   SUPABASE_URL: z.string().url().optional(),
   SUPABASE_ANON_KEY: z.string().min(20).optional(),
   SUPABASE_JWT_SECRET: z.string().min(32).optional(),
+  /** The platform's share of what sellers earn, in percent (PRODUCT §5). */
+  PLATFORM_FEE_PERCENT: z.coerce.number().int().min(0).max(99).default(DEFAULT_PLATFORM_FEE_PERCENT),
+  /** Stripe Checkout for coin purchases; both unset, the built-in test provider pays orders at once. */
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_/, "must be a Stripe secret key (sk_…)").optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, "must be a webhook signing secret (whsec_…)").optional(),
+  /** Where the Stripe client sends API requests (tests point it at a local server). */
+  STRIPE_API_BASE: z.string().url().optional(),
   ALLOW_DEMO_ACCOUNTS: z
     .enum(["true", "false"])
     .default("false")
@@ -65,6 +73,10 @@ export function parseEnv(env: Env): z.infer<typeof envSchema> {
     .refine((env) => !env.SUPABASE_URL || env.SUPABASE_ANON_KEY, {
       path: ["SUPABASE_ANON_KEY"],
       message: "is required when SUPABASE_URL is set",
+    })
+    .refine((env) => !env.STRIPE_SECRET_KEY === !env.STRIPE_WEBHOOK_SECRET, {
+      path: ["STRIPE_WEBHOOK_SECRET"],
+      message: "STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set together or not at all",
     })
     .safeParse(cleaned);
   if (!result.success) {

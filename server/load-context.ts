@@ -2,6 +2,7 @@ import type { Server as SocketServer } from "socket.io";
 import type { RequestAuth } from "./auth/session";
 import type { AppConfig } from "./config";
 import type { Database } from "./db/schema";
+import type { Payments } from "./payments";
 import type { Realtime } from "./realtime";
 
 /** What every loader and action receives as `context`. Tests build their own. */
@@ -14,6 +15,8 @@ export interface AppContext {
   auth: RequestAuth;
   /** The one way to emit realtime events (server/realtime.ts). */
   realtime: Realtime;
+  /** How coins are paid for: the test provider or Stripe (server/payments.ts). */
+  payments: Payments;
 }
 
 declare module "@remix-run/server-runtime" {

@@ -2,7 +2,9 @@ import type { AppLoadContext } from "@remix-run/node";
 import type { AuthUser } from "../../server/auth/session";
 import type { z } from "zod";
 import { ChatError } from "~/models/chat.server";
-import { chatErrorMessage, messages } from "./messages";
+import { CoinOrderError } from "~/models/coin-orders.server";
+import { CoinError } from "~/models/coins.server";
+import { chatErrorMessage, coinErrorMessage, messages } from "./messages";
 
 /** The JSON envelope of PRODUCT §8: `{success:true, …}` or `{success:false, error:{code, message}}`. */
 export function apiOk<T extends Record<string, unknown>>(body: T, init?: ResponseInit) {
@@ -49,5 +51,11 @@ export function parseOrThrow<Schema extends z.ZodTypeAny>(schema: Schema, input:
 /** A chat rule broken in a model becomes its status and Japanese message; anything else is rethrown. */
 export function chatErrorResponse(error: unknown) {
   if (error instanceof ChatError) return apiError(error.status, error.code, chatErrorMessage(error.code));
+  throw error;
+}
+
+/** A ledger or order rule broken in a model becomes its status and Japanese message; anything else is rethrown. */
+export function coinErrorResponse(error: unknown) {
+  if (error instanceof CoinError || error instanceof CoinOrderError) return apiError(error.status, error.code, coinErrorMessage(error.code));
   throw error;
 }

@@ -41,6 +41,15 @@ export const COIN_PACKAGES = [
   { id: 7, coins: 50_000, price: 48_540 },
 ].map((pack) => ({ ...pack, name: `${pack.coins.toLocaleString("ja-JP")}コイン` }));
 
+/** Coins (PRODUCT §5, §9). The fee is PLATFORM_FEE_PERCENT in the environment; this is its default. */
+export const DEFAULT_PLATFORM_FEE_PERCENT = 20;
+export const COIN_HISTORY_PAGE_SIZE = 20;
+export const COIN_HISTORY_LIMIT_MAX = 100;
+export const WEBHOOK_BODY_MAX_BYTES = 512 * 1024;
+
+/** SPEC §9: round((1 − price/coins) × 100) when positive, shown as 「N% お得」. */
+export const discountPercent = (pack: { coins: number; price: number }) => Math.max(0, Math.round((1 - pack.price / pack.coins) * 100));
+
 /** Accounts (PRODUCT §3, §4, §9). */
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 export const PASSWORD_MIN_LENGTH = 8;

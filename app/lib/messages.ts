@@ -55,6 +55,16 @@ export const messages = {
     chatStartedBody: "メッセージを確認してみましょう。",
     allRead: "すべての通知を既読にしました",
   },
+  coins: {
+    insufficient: "コインが足りません",
+    packageNotFound: "コインパッケージが見つかりません",
+    idempotencyConflict: "同じ注文キーで別の内容が送信されました。ページを再読み込みしてください。",
+    idempotencyKeyRequired: "Idempotency-Key ヘッダーが必要です",
+    orderFailed: "処理に失敗しました",
+    escrowSettled: "この取引はすでに完了しています",
+    purchasedTitle: (coins: number) => `${coins.toLocaleString("ja-JP")}コインを購入しました`,
+    purchasedBody: "コインが残高に追加されました。コイン履歴で確認できます。",
+  },
   inquiry: {
     sent: "お問い合わせを受け付けました。内容を確認のうえ、ご入力のメールアドレスへご連絡します。",
   },
@@ -63,6 +73,19 @@ export const messages = {
 /** The messages of a 404 (SPEC §8): an unmatched path, and a route whose params are invalid. */
 export const notFoundMessage = (path: string) => `Page not found: ${path}`;
 export const invalidRouteMessage = (path: string) => `Page Not Found: ${path}`;
+
+/** What a broken ledger or order rule (a CoinError or CoinOrderError code) says to the person. */
+export function coinErrorMessage(code: string) {
+  const byCode: Record<string, string> = {
+    insufficient_coins: messages.coins.insufficient,
+    package_not_found: messages.coins.packageNotFound,
+    idempotency_conflict: messages.coins.idempotencyConflict,
+    provider_failed: messages.coins.orderFailed,
+    escrow_settled: messages.coins.escrowSettled,
+    escrow_not_found: messages.api.notFound,
+  };
+  return byCode[code] ?? messages.validation.checkInput;
+}
 
 /** What a broken chat rule (a ChatError code) says to the person. */
 export function chatErrorMessage(code: string) {

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import {
   BIO_MAX,
+  COIN_HISTORY_LIMIT_MAX,
+  COIN_HISTORY_PAGE_SIZE,
   CHAT_GROUP_MAX_PARTICIPANTS,
   CHAT_MESSAGE_MAX,
   CHAT_ROOM_NAME_MAX,
@@ -148,4 +150,25 @@ export const listNotificationsQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).optional().default(0),
   prioritizeUnread: booleanParam,
   countOnly: booleanParam,
+});
+
+/** A coin package id: a whole number, in JSON or a form field (PRODUCT §4: 1–7). */
+export const packageIdSchema = z.union([z.number(), z.string().trim().regex(/^\d{1,9}$/).transform(Number)]).pipe(z.number().int().positive());
+
+/** POST /api/coins/orders {packageId}. */
+export const coinOrderSchema = z.object({ packageId: packageIdSchema });
+
+/**
+ * An idempotency key (the Idempotency-Key header, or the hidden field a checkout form is rendered with): visible
+ * ASCII, at most 255 characters, as Stripe's.
+ */
+export const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{8,255}$/, messages.validation.checkInput);
+
+/** The checkout form: the key it was rendered with. */
+export const checkoutFormSchema = z.object({ idempotencyKey: idempotencyKeySchema });
+
+/** GET /api/coins/history and /settings/coin-history. */
+export const coinHistoryQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(COIN_HISTORY_LIMIT_MAX).optional().default(COIN_HISTORY_PAGE_SIZE),
+  offset: z.coerce.number().int().min(0).max(1_000_000).optional().default(0),
 });

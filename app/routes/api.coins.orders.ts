@@ -1,0 +1,32 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { apiError, apiOk, coinErrorResponse, parseOrThrow, readJson, requireApiUser } from "~/lib/api.server";
+import { coinUrls } from "~/lib/coins.server";
+import { messages } from "~/lib/messages";
+import { coinOrderSchema, idempotencyKeySchema } from "~/lib/schemas";
+import { placeOrder } from "~/models/coin-orders.server";
+
+/**
+ * POST /api/coins/orders {packageId} with an Idempotency-Key header → data.order (201 when placed, 200 when the
+ * key was seen before). Test provider: the order comes back paid; Stripe: with its checkoutUrl.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (request.method !== "POST") return apiError(405, "method_not_allowed", messages.api.failed);
+  const user = await requireApiUser(context);
+  const key = idempotencyKeySchema.safeParse(request.headers.get("Idempotency-Key") ?? undefined);
+  if (!key.success) return apiError(400, "idempotency_key_required", messages.coins.idempotencyKeyRequired);
+  const { packageId } = parseOrThrow(coinOrderSchema, await readJson(request));
+  try {
+    const { order, isNew } = await placeOrder({
+      db: context.db,
+      realtime: context.realtime,
+      payments: context.payments,
+      userId: user.id,
+      packageId,
+      idempotencyKey: key.data,
+      urls: coinUrls(request, packageId),
+    });
+    return apiOk({ data: { order } }, { status: isNew ? 201 : 200 });
+  } catch (error) {
+    return coinErrorResponse(error);
+  }
+}
