@@ -3,6 +3,7 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, 
 import type { ReactNode } from "react";
 import { AuthProvider } from "./components/auth-provider";
 import { ChatPopups } from "./components/chat-popups";
+import { CoinPurchaseProvider } from "./components/coin-purchase";
 import { usePresenceHeartbeat } from "./components/presence";
 import { GeneralErrorBoundary } from "./components/error-boundary";
 import { RealtimeProvider } from "./components/realtime-provider";
@@ -15,6 +16,7 @@ import { pageMeta } from "./lib/meta";
 import { useNonce } from "./lib/nonce";
 import { swallowed } from "./lib/log.server";
 import { getToast } from "./lib/toast.server";
+import { getBalance } from "./models/coins.server";
 import { countUnreadNotifications } from "./models/notification.server";
 import { getProfile } from "./models/user.server";
 import appStyles from "./styles/app.css?url";
@@ -30,15 +32,16 @@ export const links: LinksFunction = () => [
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await context.auth.getUser();
-  const [profile, unreadNotifications, { toast, headers }] = await Promise.all([
+  const [profile, unreadNotifications, coinBalance, { toast, headers }] = await Promise.all([
     user ? getProfile({ db: context.db, userId: user.id }) : null,
-    // A count that cannot be read is zero, not a broken page (SPEC §8).
+    // A count or balance that cannot be read is zero, not a broken page (SPEC §8).
     user ? countUnreadNotifications({ db: context.db, userId: user.id }).catch(swallowed("unread notifications", 0)) : 0,
+    user ? getBalance(context.db, user.id).then((balance) => balance.totalBalance, swallowed("coin balance", 0)) : 0,
     getToast(request, context.config),
   ]);
   return data(
     {
-      viewer: user ? { id: user.id, displayName: profile?.displayName ?? null, unreadNotifications } : null,
+      viewer: user ? { id: user.id, displayName: profile?.displayName ?? null, unreadNotifications, coinBalance } : null,
       auth: context.auth.publicConfig,
       toast,
     },
@@ -80,10 +83,12 @@ export default function App() {
   return (
     <AuthProvider config={auth}>
       <RealtimeProvider>
-        <Outlet />
-        <ChatPopups />
-        <Toaster flashed={toast} />
-        <PresenceHeartbeat />
+        <CoinPurchaseProvider>
+          <Outlet />
+          <ChatPopups />
+          <Toaster flashed={toast} />
+          <PresenceHeartbeat />
+        </CoinPurchaseProvider>
       </RealtimeProvider>
     </AuthProvider>
   );

@@ -99,7 +99,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   app.set("trust proxy", config.TRUST_PROXY);
   app.use(compression());
   app.use(cspNonce);
-  app.use(securityHeaders({ development, supabaseUrl: config.SUPABASE_URL }));
+  app.use(securityHeaders({ development, supabaseUrl: config.SUPABASE_URL, stripeCheckout: payments.provider === "stripe" }));
   app.use(refuseCrossSiteWrites);
 
   app.get("/healthz", async (_req, res) => {

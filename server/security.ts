@@ -22,9 +22,19 @@ export const cspNonce: RequestHandler = (_req, res, next) => {
  * Security headers with a Content-Security-Policy that allows no inline script without the nonce.
  * Development relaxes only what Vite's dev client needs (injected styles, its HMR websocket).
  */
-export function securityHeaders({ development, supabaseUrl }: { development: boolean; supabaseUrl?: string }): RequestHandler {
-  // Signing in with Discord posts a form that redirects to Supabase, then Discord: form-action covers redirects.
+export function securityHeaders({
+  development,
+  supabaseUrl,
+  stripeCheckout = false,
+}: {
+  development: boolean;
+  supabaseUrl?: string;
+  stripeCheckout?: boolean;
+}): RequestHandler {
+  // Signing in with Discord posts a form that redirects to Supabase, then Discord; paying for coins posts one that
+  // redirects to Stripe Checkout: form-action covers redirects.
   const oauthTargets = supabaseUrl ? [new URL(supabaseUrl).origin, "https://discord.com"] : [];
+  if (stripeCheckout) oauthTargets.push("https://checkout.stripe.com");
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,

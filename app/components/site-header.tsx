@@ -1,6 +1,7 @@
 import { Link, NavLink, useRouteLoaderData } from "@remix-run/react";
 import { PRODUCT_NAME } from "~/lib/constants";
 import type { loader as rootLoader } from "~/root";
+import { CoinBalanceButton } from "./coin-purchase";
 import { NotificationBell } from "./notification-bell";
 import { SignOutButton } from "./sign-out-button";
 import { UnreadChatBadge } from "./unread-chat-badge";
@@ -33,6 +34,10 @@ export function SiteHeader() {
         <div className="ml-auto flex items-center gap-0.5 text-sm sm:gap-1">
           {viewer ? (
             <>
+              <CoinBalanceButton
+                className="inline-flex items-center gap-1 rounded-md px-2 py-2 font-semibold whitespace-nowrap text-slate-700 hover:bg-slate-100"
+                initialBalance={viewer.coinBalance}
+              />
               <NotificationBell
                 className="inline-flex items-center whitespace-nowrap rounded-md px-2 py-2 text-slate-600 hover:bg-slate-100"
                 initialCount={viewer.unreadNotifications}

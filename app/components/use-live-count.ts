@@ -5,20 +5,23 @@ import { useAuth } from "./auth-provider";
 import { useRealtime, useRealtimeEvent } from "./realtime-provider";
 
 /**
- * A count the header shows (unread chat, unread notifications): read from `path` (which answers
- * `unreadCount` at the top level) while signed in, and read again on every page change, reconnect, the
- * given realtime event and the given window event. A failed read is zero (SPEC §8).
+ * A count the header shows (unread chat, unread notifications, the coin balance): read from `path` (by default
+ * its top-level `unreadCount`) while signed in, and read again on every page change, reconnect, the given
+ * realtime event and the given window event. A failed read is zero (SPEC §8).
  */
 export function useLiveCount({
   path,
   event,
   windowEvent,
   initial = 0,
+  pick = (body) => (body as { unreadCount?: number } | undefined)?.unreadCount,
 }: {
   path: string;
   event: RealtimeEventName;
   windowEvent?: string;
   initial?: number;
+  /** The number in the response body. */
+  pick?: (body: unknown) => number | undefined;
 }) {
   const { api, session, status } = useAuth();
   const { reconnects } = useRealtime();
@@ -29,9 +32,11 @@ export function useLiveCount({
 
   const refresh = useCallback(() => {
     api
-      .get<{ unreadCount: number }>(path)
-      .then((result) => setCount(result?.unreadCount ?? 0))
+      .get<unknown>(path)
+      .then((result) => setCount(pick(result) ?? 0))
       .catch(() => setCount(0));
+    // `pick` is a fixed reader per caller: not a reason to read again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [api, path]);
 
   useEffect(() => {

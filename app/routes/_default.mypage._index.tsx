@@ -13,6 +13,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 // Only destinations that exist; later features add theirs (schedule, footprints, ticket registration).
 const links = [
   { to: "/mypage/gamer-edit", title: "プロフィール編集", body: "表示名・自己紹介・遊んでいるゲーム" },
+  { to: "/settings/coin-history", title: "コイン履歴", body: "コインの購入・利用・売上の履歴と残高" },
+  { to: "/coins", title: "コインを購入", body: "コインパッケージの一覧（税込価格）" },
   { to: "/settings", title: "設定", body: "アカウントの設定" },
 ];
 

@@ -33,6 +33,11 @@ export default function SettingsPage() {
           </dd>
         </div>
       </dl>
+      <p>
+        <Link to="/settings/coin-history" className="text-brand-700 underline">
+          コイン履歴
+        </Link>
+      </p>
       <section aria-labelledby="sessions-title" className="space-y-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
         <h2 id="sessions-title" className="font-semibold">
           ログイン中の端末

@@ -1,3 +1,5 @@
+import { COIN_PACKAGES } from "../../app/lib/constants";
+import { creditPurchase } from "../../app/models/coins.server";
 import { chatStartedNotification, recordNotifications, welcomeNotification } from "../../app/models/notification.server";
 import { hashPassword } from "../auth/passwords";
 import type { Database, NewGame } from "./schema";
@@ -24,6 +26,17 @@ export async function seedDemoData(db: Database, { demoAccounts = false }: { dem
         .values(account.games.map(([slug, rank]) => ({ user_id: account.id, game_id: games.get(slug)!, rank })))
         .onConflict((oc) => oc.doNothing())
         .execute();
+    }
+    // Each demo account has bought coins once (test provider), so the header and coin history show something.
+    for (const [index, account] of DEMO_ACCOUNTS.entries()) {
+      const pack = COIN_PACKAGES[[2, 4, 1][index] ?? 0]!;
+      const order = await trx
+        .insertInto("coin_orders")
+        .values({ user_id: account.id, package_id: pack.id, coins: pack.coins, price_jpy: pack.price, provider: "test", status: "paid", idempotency_key: "demo-seed", settled_at: new Date() })
+        .onConflict((oc) => oc.doNothing())
+        .returning("id")
+        .executeTakeFirst();
+      if (order) await creditPurchase(trx, { userId: account.id, coins: pack.coins, reference: `coin_order:${order.id}` });
     }
     // A conversation between the first two, so /chat is not empty for a newcomer.
     const [minato, sora] = DEMO_ACCOUNTS;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ledgerProblems } from "~/models/coins.server";
-import { createMember, type Member } from "../support/auth";
+import { createBrowserMember, createMember, type Member } from "../support/auth";
 import { collect, serverWithSockets, settle } from "../support/sockets";
 
 const server = serverWithSockets({ seed: false });
@@ -127,5 +127,73 @@ describe("coin API (test provider)", () => {
     expect(history.data.transactions).toEqual([]);
     // The webhook route does not exist without Stripe.
     expect((await server.app.request("/api/webhooks/stripe", { method: "POST", body: "{}" })).status).toBe(404);
+  });
+});
+
+describe("coin pages without JavaScript", () => {
+  const post = (fields: Record<string, string>) => ({
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields),
+  });
+  const hiddenKey = (html: string) => /name="idempotencyKey" value="([^"]+)"/.exec(html)?.[1];
+
+  it("checkout → pay → result page with the new balance → history lists the purchase; the same form twice charges once", async () => {
+    const member = await createBrowserMember(server.app, "購入テスト");
+    const packages = await member.page("/coins");
+    expect(packages.status).toBe(200);
+    expect(await packages.text()).toContain('href="/coins/checkout/3"');
+
+    const checkout = await member.page("/coins/checkout/3");
+    expect(checkout.status).toBe(200);
+    const html = await checkout.text();
+    for (const text of ["購入内容の確認", "3,000コイン", "¥3,040", "税込", "テスト決済", "返金・換金・払い戻しはできません", 'href="/transaction-act"']) {
+      expect(html).toContain(text);
+    }
+    const key = hiddenKey(html)!;
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+
+    const paid = await member.page("/coins/checkout/3", post({ idempotencyKey: key }));
+    expect(paid.status).toBe(302);
+    const resultPath = paid.headers.get("location")!;
+    expect(resultPath).toMatch(/^\/coins\/orders\/\d+$/);
+    // The same form posted again (a double click, the back button): the same order, nothing charged twice.
+    const again = await member.page("/coins/checkout/3", post({ idempotencyKey: key }));
+    expect(again.headers.get("location")).toBe(resultPath);
+
+    const result = await (await member.page(resultPath)).text();
+    expect(result).toContain("購入が完了しました");
+    expect(result).toMatch(/data-testid="result-balance"[^>]*>3,000</);
+    const history = await (await member.page("/settings/coin-history")).text();
+    expect(history).toContain("購入");
+    expect(history).toContain("+<!-- -->3,000");
+    expect((await balanceOf(member)).totalBalance).toBe(3000);
+    // Someone else's order page is not found.
+    const stranger = await createBrowserMember(server.app);
+    expect((await stranger.page(resultPath)).status).toBe(404);
+  });
+
+  it("asks a signed-out visitor to sign in first, and comes back", async () => {
+    const response = await server.app.request("/coins/checkout/1");
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/login?redirectTo=%2Fcoins%2Fcheckout%2F1");
+  });
+
+  it("answers an unknown or malformed package with the fatal 404 of SPEC §8", async () => {
+    const member = await createBrowserMember(server.app);
+    for (const path of ["/coins/checkout/999", "/coins/checkout/abc", "/coins/checkout/0", "/coins/orders/abc"]) {
+      const response = await member.page(path);
+      expect(response.status, path).toBe(404);
+      expect(await response.text()).toContain(`Page Not Found: ${path}`);
+    }
+  });
+
+  it("shows an empty history as such, and refuses a form without its key", async () => {
+    const member = await createBrowserMember(server.app);
+    expect(await (await member.page("/settings/coin-history")).text()).toContain("コインの取引はまだありません");
+    const refused = await member.page("/coins/checkout/1", post({}));
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("処理に失敗しました");
+    expect((await balanceOf(member)).totalBalance).toBe(0);
   });
 });

@@ -1,0 +1,17 @@
+import type { CoinTransactionKind } from "~/models/coins.server";
+
+/** A coin history row's kind in Japanese (PRODUCT §5). */
+const labels: Record<CoinTransactionKind, string> = {
+  purchase: "購入",
+  booking: "利用（チケット予約）",
+  refund: "返金",
+  sale: "売上",
+  tip_sent: "チップ",
+  tip_received: "チップ（受け取り）",
+  subscription: "サブスクリプション",
+  subscription_income: "サブスクリプション売上",
+  payout: "出金",
+  payout_return: "出金の取り消し",
+};
+
+export const coinTransactionLabel = (kind: CoinTransactionKind) => labels[kind] ?? kind;
