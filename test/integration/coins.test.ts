@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { ledgerProblems } from "~/models/coins.server";
 import { createBrowserMember, createMember, type Member } from "../support/auth";
@@ -186,6 +187,23 @@ describe("coin pages without JavaScript", () => {
       expect(response.status, path).toBe(404);
       expect(await response.text()).toContain(`Page Not Found: ${path}`);
     }
+  });
+
+  it("shows a balance that cannot be read as zero, not an error page (SPEC §8)", async () => {
+    const member = await createBrowserMember(server.app);
+    await order(member, 1);
+    const { db } = server.app.database;
+    await sql`alter table coin_wallets rename to coin_wallets_unavailable`.execute(db);
+    try {
+      for (const path of ["/", "/coins", "/coins/checkout/2"]) {
+        const response = await member.page(path);
+        expect(response.status, path).toBe(200);
+        expect(await response.text(), path).toMatch(/data-testid="coin-balance"[^>]*>0</);
+      }
+    } finally {
+      await sql`alter table coin_wallets_unavailable rename to coin_wallets`.execute(db);
+    }
+    expect(await (await member.page("/")).text()).toMatch(/data-testid="coin-balance"[^>]*>500</);
   });
 
   it("shows an empty history as such, and refuses a form without its key", async () => {
