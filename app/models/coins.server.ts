@@ -5,8 +5,9 @@ import type { DB, Database } from "../../server/db/schema";
  * The ledger: the only code that changes a coin balance (PRODUCT §4, §5; CONVENTIONS "Money and deadlines").
  *
  * A wallet has purchased and earned coins. Each verb below takes the caller's transaction, locks the wallets it
- * touches (lower user id first, so two transfers never deadlock), changes them and writes one log row per wallet
- * in the same statement, and refuses what would go below zero. Bookings, reviews, subscriptions and payouts
+ * touches with one `SELECT … FOR UPDATE` (lower user id first, so two transfers never deadlock), checks the balance
+ * in code while holding the lock, then changes every wallet it touches and writes their log rows in one more
+ * statement, and refuses what would go below zero. Bookings, reviews, subscriptions and payouts
  * compose these verbs inside their own transaction; nothing else writes coin_wallets or coin_transactions.
  */
 
@@ -73,46 +74,35 @@ async function lockWallets(trx: Trx, userIds: string[]): Promise<Map<string, Wal
   return new Map(rows.map((row) => [row.user_id, { purchased: row.purchased, earned: row.earned }]));
 }
 
-/** Changes a locked wallet and writes its log row, in one statement. */
-async function change(
-  trx: Trx,
-  {
-    userId,
-    purchased = 0,
-    earned = 0,
-    kind,
-    reference,
-    fee = 0,
-  }: { userId: string; purchased?: number; earned?: number; kind: CoinTransactionKind; reference: string; fee?: number },
-) {
-  await trx
-    .with("w", (db) =>
-      db
-        .updateTable("coin_wallets")
-        .set((eb) => ({
-          purchased: eb("purchased", "+", purchased),
-          earned: eb("earned", "+", earned),
-          updated_at: sql<Date>`now()`,
-        }))
-        .where("user_id", "=", userId)
-        .returning(["user_id", "purchased", "earned"]),
+interface Change {
+  userId: string;
+  purchased?: number;
+  earned?: number;
+  kind: CoinTransactionKind;
+  fee?: number;
+}
+
+/**
+ * Changes locked wallets and writes their log rows, in one statement for all of them (`UPDATE … FROM (VALUES …)
+ * RETURNING` feeding `INSERT … SELECT`): one round trip per verb, however many wallets it changes.
+ */
+async function change(trx: Trx, reference: string, changes: Change[]) {
+  if (new Set(changes.map((change) => change.userId)).size !== changes.length) throw new Error("one change per wallet");
+  const rows = changes.map(
+    ({ userId, purchased = 0, earned = 0, kind, fee = 0 }) =>
+      sql`(${userId}::uuid, ${purchased}::integer, ${earned}::integer, ${kind}::text, ${fee}::integer)`,
+  );
+  await sql`
+    with d (user_id, purchased, earned, kind, fee) as (values ${sql.join(rows)}),
+    w as (
+      update coin_wallets w
+      set purchased = w.purchased + d.purchased, earned = w.earned + d.earned, updated_at = now()
+      from d where w.user_id = d.user_id
+      returning w.user_id, w.purchased, w.earned, d.kind, d.purchased + d.earned as amount, d.fee
     )
-    .insertInto("coin_transactions")
-    .columns(["user_id", "kind", "amount", "purchased_after", "earned_after", "fee", "reference"])
-    .expression((eb) =>
-      eb
-        .selectFrom("w")
-        .select([
-          "w.user_id",
-          sql<string>`${kind}::text`.as("kind"),
-          sql<number>`${purchased + earned}::integer`.as("amount"),
-          "w.purchased",
-          "w.earned",
-          sql<number>`${fee}::integer`.as("fee"),
-          sql<string>`${reference}::text`.as("reference"),
-        ]),
-    )
-    .execute();
+    insert into coin_transactions (user_id, kind, amount, purchased_after, earned_after, fee, reference)
+    select user_id, kind, amount, purchased, earned, fee, ${reference}::text from w
+  `.execute(trx);
 }
 
 /** Takes `amount` from a locked wallet, purchased coins first; insufficient coins is a 422. */
@@ -126,7 +116,7 @@ function split(wallet: Wallet, amount: number) {
 export async function creditPurchase(trx: Trx, { userId, coins, reference }: { userId: string; coins: number; reference: string }) {
   assertAmount(coins);
   await lockWallets(trx, [userId]);
-  await change(trx, { userId, purchased: coins, kind: "purchase", reference });
+  await change(trx, reference, [{ userId, purchased: coins, kind: "purchase" }]);
 }
 
 /**
@@ -140,7 +130,7 @@ export async function holdInEscrow(
   assertAmount(amount);
   const wallet = (await lockWallets(trx, [payerId])).get(payerId)!;
   const taken = split(wallet, amount);
-  await change(trx, { userId: payerId, purchased: -taken.purchased, earned: -taken.earned, kind: "booking", reference });
+  await change(trx, reference, [{ userId: payerId, purchased: -taken.purchased, earned: -taken.earned, kind: "booking" }]);
   const escrow = await trx
     .insertInto("coin_escrows")
     .values({ reference, payer_id: payerId, payee_id: payeeId, purchased: taken.purchased, earned: taken.earned })
@@ -174,7 +164,7 @@ export async function refundEscrow(trx: Trx, { reference }: { reference: string 
   const escrow = await settleEscrow(trx, reference, "refunded");
   if (escrow.purchased + escrow.earned === 0) return;
   await lockWallets(trx, [escrow.payer_id]);
-  await change(trx, { userId: escrow.payer_id, purchased: escrow.purchased, earned: escrow.earned, kind: "refund", reference });
+  await change(trx, reference, [{ userId: escrow.payer_id, purchased: escrow.purchased, earned: escrow.earned, kind: "refund" }]);
 }
 
 /** Pays the held coins to the payee's earned balance, less the platform fee. Answers what the payee got. */
@@ -184,7 +174,7 @@ export async function releaseEscrow(trx: Trx, { reference, feePercent }: { refer
   const fee = platformFee(amount, feePercent);
   if (amount - fee > 0) {
     await lockWallets(trx, [escrow.payee_id]);
-    await change(trx, { userId: escrow.payee_id, earned: amount - fee, fee, kind: "sale", reference });
+    await change(trx, reference, [{ userId: escrow.payee_id, earned: amount - fee, fee, kind: "sale" }]);
   }
   return { amount, fee, credited: amount - fee };
 }
@@ -210,8 +200,10 @@ export async function transfer(
   const taken = split(wallets.get(fromId)!, amount);
   const fee = platformFee(amount, feePercent);
   const [sent, received] = purpose === "tip" ? (["tip_sent", "tip_received"] as const) : (["subscription", "subscription_income"] as const);
-  await change(trx, { userId: fromId, purchased: -taken.purchased, earned: -taken.earned, kind: sent, reference });
-  if (amount - fee > 0) await change(trx, { userId: toId, earned: amount - fee, fee, kind: received, reference });
+  await change(trx, reference, [
+    { userId: fromId, purchased: -taken.purchased, earned: -taken.earned, kind: sent },
+    ...(amount - fee > 0 ? [{ userId: toId, earned: amount - fee, fee, kind: received }] : []),
+  ]);
   return { amount, fee, credited: amount - fee };
 }
 
@@ -220,14 +212,14 @@ export async function debitEarned(trx: Trx, { userId, amount, reference }: { use
   assertAmount(amount);
   const wallet = (await lockWallets(trx, [userId])).get(userId)!;
   if (wallet.earned < amount) throw new CoinError(422, "insufficient_coins");
-  await change(trx, { userId, earned: -amount, kind: "payout", reference });
+  await change(trx, reference, [{ userId, earned: -amount, kind: "payout" }]);
 }
 
 /** Gives earned coins back (a payout that was rejected). */
 export async function returnEarned(trx: Trx, { userId, amount, reference }: { userId: string; amount: number; reference: string }) {
   assertAmount(amount);
   await lockWallets(trx, [userId]);
-  await change(trx, { userId, earned: amount, kind: "payout_return", reference });
+  await change(trx, reference, [{ userId, earned: amount, kind: "payout_return" }]);
 }
 
 /** A user's balances; a user without a wallet has none. */

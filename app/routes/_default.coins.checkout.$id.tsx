@@ -10,9 +10,10 @@ import { swallowed } from "~/lib/log.server";
 import { coinErrorMessage, messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { parseParams } from "~/lib/params";
-import { checkoutFormSchema } from "~/lib/schemas";
+import { checkoutFormSchema, idempotencyKeySchema } from "~/lib/schemas";
 import { CoinOrderError, findPackage, placeOrder } from "~/models/coin-orders.server";
 import { getBalance } from "~/models/coins.server";
+import { readFormData } from "~/lib/forms.server";
 
 export const meta: MetaFunction = () => pageMeta("購入内容の確認");
 
@@ -29,21 +30,25 @@ const packageOf = (params: LoaderFunctionArgs["params"], request: Request) => pa
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const pack = packageOf(params, request);
   const { user } = await requireProfile(request, context);
+  // The form's idempotency key lives in the page's URL, made by the first visit: the same form posted twice (a
+  // double click, the back button, a retry) is the same order (PRODUCT §5). A key made afresh on every render
+  // broke the back button: a browser that loads the page again (no back/forward cache, and the POST to this URL
+  // evicted it from the HTTP cache) got a new key, and posting it again bought the coins a second time.
+  const key = idempotencyKeySchema.safeParse(new URL(request.url).searchParams.get("key") ?? undefined);
+  if (!key.success) throw redirect(`/coins/checkout/${pack.id}?${new URLSearchParams({ key: crypto.randomUUID() })}`);
   const balance = await getBalance(context.db, user.id).then((b) => b.totalBalance, swallowed("coin balance", 0));
   return {
     pack: { ...pack, discountPercent: discountPercent(pack) },
     balance,
     provider: context.payments.provider,
-    // Made when the page is rendered: the same form posted twice (a double click, the back button, a retry) is
-    // the same order (PRODUCT §5).
-    idempotencyKey: crypto.randomUUID(),
+    idempotencyKey: key.data,
   };
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const pack = packageOf(params, request);
   const { user } = await requireProfile(request, context);
-  const form = checkoutFormSchema.safeParse(Object.fromEntries(await request.formData()));
+  const form = checkoutFormSchema.safeParse(Object.fromEntries(await readFormData(request)));
   if (!form.success) return data({ error: messages.coins.orderFailed }, { status: 400 });
   try {
     const { order } = await placeOrder({

@@ -7,12 +7,14 @@ import { COIN_HISTORY_PAGE_SIZE } from "~/lib/constants";
 import { formatNumber } from "~/lib/format";
 import { swallowed } from "~/lib/log.server";
 import { pageMeta } from "~/lib/meta";
+import { parseQuery } from "~/lib/params";
+import { pageQuerySchema } from "~/lib/schemas";
 import { formatDateTime, isoString } from "~/lib/time";
 import { getBalance, listTransactions } from "~/models/coins.server";
 
 export const meta: MetaFunction = () => pageMeta("コイン履歴");
 
-const pageOf = (request: Request) => Math.min(10_000, Math.max(0, Math.floor(Number(new URL(request.url).searchParams.get("page")) || 0)));
+const pageOf = (request: Request) => parseQuery(pageQuerySchema, request).page;
 
 /** Every change of the user's coins, newest first (PRODUCT §5), with the balances it left. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

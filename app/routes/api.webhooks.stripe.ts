@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiError, apiOk } from "~/lib/api.server";
 import { WEBHOOK_BODY_MAX_BYTES } from "~/lib/constants";
 import { messages } from "~/lib/messages";
+import { paymentEventSchema } from "~/lib/schemas";
 import { handlePaymentEvent } from "~/models/coin-orders.server";
 
 /**
@@ -16,13 +17,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (Number(request.headers.get("Content-Length") ?? 0) > WEBHOOK_BODY_MAX_BYTES) return apiError(413, "too_large", messages.validation.checkInput);
   const signature = request.headers.get("Stripe-Signature");
   const body = await request.text();
-  let event;
+  let verified;
   try {
     if (!signature) throw new Error("no Stripe-Signature header");
-    event = payments.verifyWebhook(body, signature);
+    verified = payments.verifyWebhook(body, signature);
   } catch {
     return apiError(400, "invalid_signature", messages.validation.checkInput);
   }
+  const parsed = paymentEventSchema.safeParse(verified);
+  if (!parsed.success) return apiError(400, "invalid_event", messages.validation.checkInput);
+  const event = parsed.data;
   const outcome = await handlePaymentEvent({ db: context.db, realtime: context.realtime, event });
   return apiOk({ received: true, outcome });
 }

@@ -145,21 +145,30 @@ describe("coin pages without JavaScript", () => {
     expect(packages.status).toBe(200);
     expect(await packages.text()).toContain('href="/coins/checkout/3"');
 
-    const checkout = await member.page("/coins/checkout/3");
+    // The first visit is given its idempotency key in the URL, so the page renders the same form however often
+    // the browser loads it again.
+    const first = await member.page("/coins/checkout/3");
+    expect(first.status).toBe(302);
+    const checkoutPath = first.headers.get("location")!;
+    expect(checkoutPath).toMatch(/^\/coins\/checkout\/3\?key=[0-9a-f-]{36}$/);
+    const checkout = await member.page(checkoutPath);
     expect(checkout.status).toBe(200);
     const html = await checkout.text();
     for (const text of ["購入内容の確認", "3,000コイン", "¥3,040", "税込", "テスト決済", "返金・換金・払い戻しはできません", 'href="/transaction-act"']) {
       expect(html).toContain(text);
     }
     const key = hiddenKey(html)!;
-    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(checkoutPath).toBe(`/coins/checkout/3?key=${key}`);
+    expect(html).toContain(`action="${checkoutPath}"`);
 
-    const paid = await member.page("/coins/checkout/3", post({ idempotencyKey: key }));
+    const paid = await member.page(checkoutPath, post({ idempotencyKey: key }));
     expect(paid.status).toBe(302);
     const resultPath = paid.headers.get("location")!;
     expect(resultPath).toMatch(/^\/coins\/orders\/\d+$/);
-    // The same form posted again (a double click, the back button): the same order, nothing charged twice.
-    const again = await member.page("/coins/checkout/3", post({ idempotencyKey: key }));
+    // The same form posted again (a double click, the back button, which may load the page again): the same
+    // order, nothing charged twice.
+    expect(hiddenKey(await (await member.page(checkoutPath)).text())).toBe(key);
+    const again = await member.page(checkoutPath, post({ idempotencyKey: key }));
     expect(again.headers.get("location")).toBe(resultPath);
 
     const result = await (await member.page(resultPath)).text();
@@ -195,7 +204,7 @@ describe("coin pages without JavaScript", () => {
     const { db } = server.app.database;
     await sql`alter table coin_wallets rename to coin_wallets_unavailable`.execute(db);
     try {
-      for (const path of ["/", "/coins", "/coins/checkout/2"]) {
+      for (const path of ["/", "/coins", `/coins/checkout/2?key=${randomUUID()}`]) {
         const response = await member.page(path);
         expect(response.status, path).toBe(200);
         expect(await response.text(), path).toMatch(/data-testid="coin-balance"[^>]*>0</);
@@ -209,7 +218,7 @@ describe("coin pages without JavaScript", () => {
   it("shows an empty history as such, and refuses a form without its key", async () => {
     const member = await createBrowserMember(server.app);
     expect(await (await member.page("/settings/coin-history")).text()).toContain("コインの取引はまだありません");
-    const refused = await member.page("/coins/checkout/1", post({}));
+    const refused = await member.page(`/coins/checkout/1?key=${randomUUID()}`, post({}));
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain("処理に失敗しました");
     expect((await balanceOf(member)).totalBalance).toBe(0);
