@@ -18,6 +18,7 @@ import type { DatabaseHandle } from "./db";
 import "./load-context";
 import { createPayments } from "./payments";
 import { startPresenceTracker, type PresenceTracker } from "./presence";
+import { createOverloadGuard, type OverloadGuard } from "./overload";
 import { attachRealtime, type Realtime } from "./realtime";
 import { cspNonce, refuseCrossSiteWrites, securityHeaders } from "./security";
 
@@ -40,6 +41,7 @@ export interface AppServer {
   io: SocketServer;
   realtime: Realtime;
   presence: PresenceTracker;
+  overload: OverloadGuard;
   listen(port: number, host?: string): Promise<AddressInfo>;
   /** Stops accepting, lets in-flight requests finish, closes sockets, then the database. */
   close(): Promise<void>;
@@ -77,6 +79,13 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   }
 
   const auth = await createAuthService({ config, db: database.db });
+  const overload = createOverloadGuard({
+    maxInFlight: config.OVERLOAD_MAX_IN_FLIGHT,
+    maxDatabaseQueue: config.OVERLOAD_MAX_DB_QUEUE,
+    databaseQueue: database.queueDepth,
+  });
+  // Before the realtime module's own middleware: an overloaded server does not spend a query on a handshake.
+  io.use(overload.socketMiddleware);
   const payments = createPayments(config);
   // The tracker needs the emitter and the emitter reports connections to the tracker.
   let presence: PresenceTracker | undefined;
@@ -101,6 +110,10 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   app.use(cspNonce);
   app.use(securityHeaders({ development, supabaseUrl: config.SUPABASE_URL, stripeCheckout: payments.provider === "stripe" }));
   app.use(refuseCrossSiteWrites);
+  app.use(discardUnreadBody);
+
+  // Refused while overloaded (503 + Retry-After); pages and /healthz are not, they wait behind a short queue.
+  app.use(["/api", "/auth/v1"], overload.middleware);
 
   app.get("/healthz", async (_req, res) => {
     const up = await database.ping();
@@ -177,10 +190,14 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
     io,
     realtime,
     presence,
+    overload,
     listen(port, host) {
       return new Promise((resolve, reject) => {
         httpServer.once("error", reject);
-        httpServer.listen(port, host, () => {
+        // A long accept queue (the kernel caps it at net.core.somaxconn): under a burst, connections wait to be
+        // taken in and answered (or refused, server/overload.ts) instead of being dropped, which makes the client
+        // resend its SYN after 1, 3, 7 s. Node's default of 511 overflowed in bench:chat at 300 messages/s.
+        httpServer.listen({ port, host, backlog: 4096 }, () => {
           httpServer.off("error", reject);
           resolve(httpServer.address() as AddressInfo);
         });
@@ -201,6 +218,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
         clearTimeout(forceClose);
         // After the sockets closed (their disconnects are not worth a write any more), before the database closes.
         await presence.stop();
+        overload.stop();
         await vite?.close();
         await redis?.quit();
         await database.close();
@@ -220,4 +238,18 @@ function toFetchRequest(req: express.Request): Request {
     headers,
     ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: "half" } : {}),
   } as RequestInit);
+}
+
+/**
+ * A request answered without its whole body being read (a 401 to a large upload, a form refused early) leaves the
+ * rest of the body in the connection, which then cannot serve its next request and is reset. Once the response is
+ * sent, the rest is read and dropped, as Node does for bodies nobody started to read.
+ */
+function discardUnreadBody(req: express.Request, res: express.Response, next: express.NextFunction) {
+  res.on("finish", () => {
+    if (req.complete || req.destroyed) return;
+    req.removeAllListeners("data");
+    req.resume();
+  });
+  next();
 }

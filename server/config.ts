@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { DEFAULT_PLATFORM_FEE_PERCENT } from "../app/lib/constants";
+import { DEFAULT_PLATFORM_FEE_PERCENT, OVERLOAD_DEFAULTS } from "../app/lib/constants";
 
 /**
  * Every environment variable the server reads, validated once at start-up.
@@ -19,6 +19,9 @@ const envSchema = z.object({
     .refine((url) => /^postgres(ql)?:\/\//.test(url), "must be a postgres:// URL")
     .optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  /** Load shedding (ADR 011): API requests in progress, and queries waiting for a connection, before 503s. */
+  OVERLOAD_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).default(OVERLOAD_DEFAULTS.maxInFlight),
+  OVERLOAD_MAX_DB_QUEUE: z.coerce.number().int().min(1).max(10_000).default(OVERLOAD_DEFAULTS.maxDatabaseQueue),
   SEED: z.enum(["demo", "none"]).default("demo"),
   TRUST_PROXY: z
     .enum(["true", "false"])

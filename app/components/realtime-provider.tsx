@@ -80,7 +80,13 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
         update({ state: navigator.onLine ? "disconnected" : "suspended" });
         startTimer();
       });
-      socket.on("connect_error", (error) => update({ state: "failed", error: error.message }));
+      socket.on("connect_error", (error) => {
+        update({ state: "failed", error: error.message });
+        // An overloaded server refuses the handshake and says when to come back (server/overload.ts); the
+        // client does not retry a refusal by itself. A little jitter keeps the returning tabs apart.
+        const retryAfter = (error as Error & { data?: { retryAfter?: number } }).data?.retryAfter;
+        if (retryAfter) window.setTimeout(() => !cancelled && socket?.connect(), retryAfter * 1000 * (1 + Math.random()));
+      });
     });
 
     const offline = () => update({ state: "suspended" });

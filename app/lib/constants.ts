@@ -18,6 +18,15 @@ export const FETCH_RETRY_DELAY_MS = 100;
 /** How often an open tab asks whether a new build was deployed. */
 export const BUILD_CHECK_INTERVAL_MS = 5 * 60_000;
 
+/** Text fields without a product limit of their own (ADR 014): an email, a URL, a path to return to, a typed password. */
+export const EMAIL_MAX = 254;
+export const URL_MAX = 2048;
+export const REDIRECT_TO_MAX = 2048;
+export const PASSWORD_INPUT_MAX = 1024;
+/** Query strings: the largest offset and page number a list accepts; beyond is a 400, not a database error. */
+export const QUERY_OFFSET_MAX = 1_000_000;
+export const PAGE_NUMBER_MAX = 10_000;
+
 export const INQUIRY_NAME_MAX = 50;
 export const INQUIRY_BODY_MAX = 2000;
 export const INQUIRY_CATEGORIES = [
@@ -46,6 +55,8 @@ export const DEFAULT_PLATFORM_FEE_PERCENT = 20;
 export const COIN_HISTORY_PAGE_SIZE = 20;
 export const COIN_HISTORY_LIMIT_MAX = 100;
 export const WEBHOOK_BODY_MAX_BYTES = 512 * 1024;
+/** Stripe ids and event types are short; 255 is what Stripe documents for its own ids. */
+export const STRIPE_ID_MAX = 255;
 
 /** SPEC §9: round((1 − price/coins) × 100) when positive, shown as 「N% お得」. */
 export const discountPercent = (pack: { coins: number; price: number }) => Math.max(0, Math.round((1 - pack.price / pack.coins) * 100));
@@ -57,6 +68,7 @@ export const PASSWORD_MAX_LENGTH = 72;
 export const DISPLAY_NAME_MAX = 30;
 export const BIO_MAX = 500;
 export const GAME_RANK_MAX = 30;
+export const GAME_SLUG_MAX = 64;
 export const PROFILE_GAMES_MAX = 10;
 /**
  * Failed sign-in attempts: 10 per 15 minutes per address and per (account, address); then that address gets 429.
@@ -68,6 +80,8 @@ export const SIGN_IN_RATE_LIMIT = { limit: 10, windowMs: 15 * 60_000 } as const;
 export const SIGN_IN_ACCOUNT_DELAY = { afterFailures: 10, baseMs: 500, maxMs: 5_000 } as const;
 /** user_metadata (signUp's `options.data`) rides in every token and cookie: keep it small. */
 export const USER_METADATA_MAX_BYTES = 8 * 1024;
+/** How deep user_metadata may nest. */
+export const JSON_DEPTH_MAX = 16;
 /** A spent refresh token presented again within this window (two tabs refreshing at once) gets the current session. */
 export const REFRESH_TOKEN_REUSE_INTERVAL_MS = 10_000;
 
@@ -77,6 +91,21 @@ export const CHAT_MESSAGES_PAGE_SIZE = 30;
 export const CHAT_MESSAGE_MAX = 1000;
 export const CHAT_ROOM_NAME_MAX = 50;
 export const CHAT_GROUP_MAX_PARTICIPANTS = 20;
+/**
+ * Load shedding (ADR 011): API requests in progress, queries waiting for a database connection, and the event
+ * loop's lateness, beyond which new API work is refused with 503 + Retry-After. Past its ceiling (`npm run
+ * bench:chat -- --ceiling`) the server's queue grows without bound; these keep a refusal and /healthz fast.
+ */
+export const OVERLOAD_DEFAULTS = {
+  maxInFlight: 64,
+  maxDatabaseQueue: 64,
+  /** The event loop's mean delay over a window of eventLoopWindowMs, in lateWindows windows in a row: saturated. */
+  maxEventLoopDelayMs: 100,
+  eventLoopWindowMs: 500,
+  lateWindows: 3,
+  retryAfterSeconds: 1,
+} as const;
+
 export const CHAT_RATE_LIMIT = { limit: 10, windowMs: 10_000 } as const;
 export const REALTIME_CONNECT_TIMEOUT_MS = 10_000;
 export const CHAT_POPUP_MS = 5_000;

@@ -18,11 +18,13 @@ export const messages = {
     url: "URLの形式が正しくありません",
     tooMany: (max: number) => `${max}件まで選べます`,
     unknownGame: "選択できないゲームが含まれています",
+    invalidCharacters: "使用できない文字が含まれています",
   },
   api: {
     authRequired: "認証が必要です",
     notFound: "リソースが見つかりません",
     failed: "処理に失敗しました",
+    overloaded: "ただいま混み合っています。少し待ってからもう一度お試しください",
   },
   auth: {
     invalidCredentials: "メールアドレスまたはパスワードが正しくありません",

@@ -5,7 +5,7 @@ import { CHAT_MESSAGES_PAGE_SIZE, CHAT_RATE_LIMIT } from "~/lib/constants";
 import { RealtimeEvent } from "~/lib/realtime-events";
 import { chatStartedNotification, publishNotifications, recordNotifications } from "./notification.server";
 import { onlineFor } from "./presence.server";
-import { consumeRateLimitIn } from "./rate-limit.server";
+import { rateLimitWindowCte } from "./rate-limit.server";
 
 /** The shapes of SPEC §3. */
 export interface ChatMessage {
@@ -212,48 +212,50 @@ export async function sendMessage({
   messageType?: ChatMessageType;
   metadata?: ChatMessageMetadata | null;
 }) {
-  const { message, recipients } = await db.transaction().execute(async (trx) => {
-    // Every participant with their name and whether they blocked the sender, and the room's type: one query.
-    const members = await trx
-      .selectFrom("chat_participants as p")
-      .innerJoin("chat_rooms as r", "r.id", "p.room_id")
-      .innerJoin("users as u", "u.id", "p.user_id")
-      .leftJoin("user_blocks as b", (join) => join.onRef("b.blocker_id", "=", "p.user_id").on("b.blocked_id", "=", senderId))
-      .select(["p.user_id", "r.type", "u.display_name", "u.avatar_url", "b.blocker_id"])
-      .where("p.room_id", "=", roomId)
-      .execute();
-    const sender = members.find((member) => member.user_id === senderId);
-    if (!sender) throw new ChatError(404, "room_not_found");
-    const others = members.filter((member) => member.user_id !== senderId);
-    // In a DIRECT room, someone who blocked you cannot be messaged at all.
-    if (sender.type === "DIRECT" && others.some((other) => other.blocker_id)) throw new ChatError(403, "blocked");
-    // Counted in the same transaction: a message refused for another reason does not use up the limit.
-    const allowed = await consumeRateLimitIn({ db: trx, buckets: [`chat:user:${senderId}`], ...CHAT_RATE_LIMIT });
-    if (!allowed) throw new ChatError(429, "rate_limited");
-    const inserted = await trx
-      .insertInto("chat_messages")
-      .values({
-        room_id: roomId,
-        sender_id: senderId,
-        content,
-        message_type: messageType,
-        metadata: metadata ? JSON.stringify(metadata) : null,
-      })
-      .returning(["id", "content", "message_type", "metadata", "room_id", "created_at"])
-      .executeTakeFirstOrThrow();
-    // The room's activity and the sender's read marker (your own message is read by you), in one statement.
-    await trx
-      .with("room", (db) => db.updateTable("chat_rooms").set({ last_activity_at: inserted.created_at }).where("id", "=", roomId).returning("id"))
-      .updateTable("chat_participants")
-      .set({ last_read_message_id: inserted.id })
-      .where("room_id", "=", roomId)
-      .where("user_id", "=", senderId)
-      .execute();
-    return {
-      message: toMessage({ ...inserted, sender_id: senderId, display_name: sender.display_name, avatar_url: sender.avatar_url }),
-      recipients: others.filter((other) => !other.blocker_id).map((other) => other.user_id),
-    };
-  });
+  // One statement, so one round trip and atomic without a transaction: who is in the room (with their names and
+  // whether they blocked the sender), the rate limit (counted only for a message that may be sent), the message
+  // (only if the limit counted it), the room's activity and the sender's read marker (your own message is read
+  // by you). The outcome is told apart from what comes back: no sender among the members is a 404, a block a
+  // 403, no message a 429.
+  const { rows } = await sql<
+    Omit<MessageRow, "sender_id" | "display_name" | "avatar_url"> & {
+      members: Array<{ user_id: string; type: ChatRoomType; display_name: string; avatar_url: string | null; blocked_sender: boolean }>;
+    }
+  >`
+    with members as (
+      select p.user_id, r.type, u.display_name, u.avatar_url, b.blocker_id is not null as blocked_sender
+      from chat_participants p
+      join chat_rooms r on r.id = p.room_id
+      join users u on u.id = p.user_id
+      left join user_blocks b on b.blocker_id = p.user_id and b.blocked_id = ${senderId}::uuid
+      where p.room_id = ${roomId}::uuid
+    ), admitted as (
+      -- In a DIRECT room, someone who blocked you cannot be messaged at all.
+      select 1 from members sender
+      where sender.user_id = ${senderId}::uuid
+        and not (sender.type = 'DIRECT' and exists (select 1 from members other where other.user_id <> ${senderId}::uuid and other.blocked_sender))
+    ), ${rateLimitWindowCte({ bucket: `chat:user:${senderId}`, ...CHAT_RATE_LIMIT, from: "admitted" })},
+    message as (
+      insert into chat_messages (room_id, sender_id, content, message_type, metadata)
+      select ${roomId}::uuid, ${senderId}::uuid, ${content}, ${messageType}, ${metadata ? JSON.stringify(metadata) : null}::jsonb
+      from rate_limit_counted
+      returning id, content, message_type, metadata, room_id, created_at
+    ), room as (
+      update chat_rooms set last_activity_at = message.created_at from message where chat_rooms.id = message.room_id
+    ), read_marker as (
+      update chat_participants set last_read_message_id = message.id
+      from message where chat_participants.room_id = message.room_id and chat_participants.user_id = ${senderId}::uuid
+    )
+    select message.*, (select coalesce(json_agg(members), '[]'::json) from members) as members
+    from (select 1) as one left join message on true`.execute(db);
+  const { members, ...inserted } = rows[0]!;
+  const sender = members.find((member) => member.user_id === senderId);
+  if (!sender) throw new ChatError(404, "room_not_found");
+  const others = members.filter((member) => member.user_id !== senderId);
+  if (sender.type === "DIRECT" && others.some((other) => other.blocked_sender)) throw new ChatError(403, "blocked");
+  if (inserted.id === null) throw new ChatError(429, "rate_limited");
+  const message = toMessage({ ...inserted, sender_id: senderId, display_name: sender.display_name, avatar_url: sender.avatar_url });
+  const recipients = others.filter((other) => !other.blocked_sender).map((other) => other.user_id);
   // The message is stored: the event is only a hint, a reconnecting client refetches (PRODUCT §7).
   realtime.toUsers([senderId, ...recipients], RealtimeEvent.chatMessage, message);
   return message;

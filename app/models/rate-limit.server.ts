@@ -5,12 +5,6 @@ import type { Database } from "../../server/db/schema";
  * Rate limits shared by every replica through the database: one row per counted event in a
  * bucket (`sign-in:ip:…`, `chat:user:…`), pruned as it ages out of the window.
  */
-interface Limit {
-  db: Database;
-  buckets: string[];
-  limit: number;
-  windowMs: number;
-}
 
 /** Events in each bucket within the window (buckets without any are absent). */
 async function bucketCounts(executor: Database, { buckets, windowMs }: { buckets: string[]; windowMs: number }) {
@@ -29,11 +23,6 @@ async function bucketCounts(executor: Database, { buckets, windowMs }: { buckets
   return new Map(counts.map((row) => [row.bucket, Number(row.n)]));
 }
 
-async function fullBuckets(executor: Database, { buckets, limit, windowMs }: Omit<Limit, "db">) {
-  const counts = await bucketCounts(executor, { buckets, windowMs });
-  return [...counts.values()].some((n) => n >= limit);
-}
-
 /** How many events each bucket counted within the window (0 for none). */
 export async function countRateLimitEvents({ db, buckets, windowMs }: { db: Database; buckets: string[]; windowMs: number }) {
   const counts = await bucketCounts(db, { buckets, windowMs });
@@ -46,19 +35,19 @@ export async function recordRateLimitEvent({ db, buckets }: { db: Database; buck
 }
 
 /**
- * Counts one event in each bucket if all are under the limit, and answers whether it did. An
- * advisory lock per bucket makes concurrent callers line up, so the limit is exact.
+ * A common table expression, `rate_limit_counted`, for a caller's statement: it counts one event in `bucket`'s
+ * window for each row of the caller's CTE `from` (zero or one), and holds a row only if the event counted, i.e.
+ * the bucket had fewer than `limit` events in the last `windowMs`. Exact under concurrency without a transaction
+ * of the caller's: the upsert locks the bucket's row and judges its latest version (migration 0006, ADR 011).
+ * Time is the database's clock.
  */
-export async function consumeRateLimit({ db, ...limit }: Limit): Promise<boolean> {
-  return db.transaction().execute((trx) => consumeRateLimitIn({ db: trx, ...limit }));
-}
-
-/** consumeRateLimit inside a transaction the caller holds: the event counts only if that transaction commits. */
-export async function consumeRateLimitIn({ db: trx, ...limit }: Limit): Promise<boolean> {
-  for (const bucket of [...limit.buckets].sort()) {
-    await sql`select pg_advisory_xact_lock(hashtext(${bucket}))`.execute(trx);
-  }
-  if (await fullBuckets(trx, limit)) return false;
-  await recordRateLimitEvent({ db: trx, buckets: limit.buckets });
-  return true;
+export function rateLimitWindowCte({ bucket, limit, windowMs, from }: { bucket: string; limit: number; windowMs: number; from: string }) {
+  const inWindow = sql`array(select stamp from unnest(rate_limit_windows.stamps) stamp where stamp > now() - make_interval(secs => ${windowMs / 1000}))`;
+  return sql`rate_limit_counted as (
+      insert into rate_limit_windows (bucket, stamps)
+      select ${bucket}, array[now()] from ${sql.table(from)}
+      on conflict (bucket) do update set stamps = ${inWindow} || now()
+      where cardinality(${inWindow}) < ${limit}
+      returning bucket
+    )`;
 }

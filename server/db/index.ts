@@ -12,6 +12,8 @@ export type DatabaseEngine = "postgres" | "pglite";
 export interface DatabaseHandle {
   db: Database;
   engine: DatabaseEngine;
+  /** Queries (or transactions) waiting for a connection right now: the depth of the database's queue of work. */
+  queueDepth(): number;
   /** Answers whether the database responds within `timeoutMs`. */
   ping(timeoutMs?: number): Promise<boolean>;
   close(): Promise<void>;
@@ -32,6 +34,7 @@ const parseInt8 = (value: string) => Number(value);
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   let db: Database;
   let engine: DatabaseEngine;
+  let queueDepth: () => number;
   if (options.url) {
     engine = "postgres";
     const pool = new pg.Pool({
@@ -45,6 +48,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // An idle client that loses its connection must not crash the process.
     pool.on("error", (error) => console.error("[db] idle client error:", error.message));
     db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    queueDepth = () => pool.waitingCount;
   } else {
     engine = "pglite";
     const dataDir = options.dataDir ?? "memory://";
@@ -52,13 +56,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       dataDir: dataDir.startsWith("memory://") ? dataDir : path.resolve(dataDir),
       parsers: { [INT8_OID]: parseInt8 },
     });
-    db = new Kysely<DB>({ dialect: new PGliteDialect(client) });
+    const dialect = new PGliteDialect(client);
+    db = new Kysely<DB>({ dialect });
+    queueDepth = () => dialect.queueDepth();
   }
 
   let closed = false;
   return {
     db,
     engine,
+    queueDepth,
     async ping(timeoutMs = 2000) {
       if (closed) return false;
       let timer: NodeJS.Timeout | undefined;

@@ -20,12 +20,18 @@ import {
  * started by one request never swallows another request's queries (see docs/decisions/003).
  */
 export class PGliteDialect implements Dialect {
+  #driver?: PGliteDriver;
   constructor(private readonly client: PGlite) {}
+  /** Queries and transactions waiting for the connection. */
+  queueDepth() {
+    return this.#driver?.queueDepth() ?? 0;
+  }
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.client);
+    this.#driver = new PGliteDriver(this.client);
+    return this.#driver;
   }
   createIntrospector(db: Kysely<unknown>) {
     return new PostgresIntrospector(db);
@@ -43,6 +49,9 @@ class PGliteDriver implements Driver {
   }
   async init() {
     await this.client.waitReady;
+  }
+  queueDepth() {
+    return this.#lock.waiting;
   }
   async acquireConnection() {
     await this.#lock.acquire();
@@ -91,6 +100,9 @@ class PGliteConnection implements DatabaseConnection {
 class Lock {
   #held = false;
   readonly #waiting: Array<() => void> = [];
+  get waiting() {
+    return this.#waiting.length;
+  }
   acquire(): Promise<void> {
     if (!this.#held) {
       this.#held = true;
@@ -100,7 +112,10 @@ class Lock {
   }
   release() {
     const next = this.#waiting.shift();
-    if (next) next();
+    // PGlite runs in this thread: handing over through setImmediate lets the event loop take in new requests
+    // (and answer /healthz, or refuse work when overloaded) between two holders, instead of running the whole
+    // queue in one go of microtasks.
+    if (next) setImmediate(next);
     else this.#held = false;
   }
 }

@@ -11,6 +11,7 @@ export interface DB {
   auth_sessions: AuthSessionsTable;
   auth_refresh_tokens: AuthRefreshTokensTable;
   rate_limit_events: RateLimitEventsTable;
+  rate_limit_windows: RateLimitWindowsTable;
   users: UsersTable;
   user_games: UserGamesTable;
   subscriptions: SubscriptionsTable;
@@ -76,6 +77,11 @@ export interface AuthRefreshTokensTable {
   parent_id: number | null;
   created_at: CreatedAt;
   used_at: Timestamp | null;
+}
+
+export interface RateLimitWindowsTable {
+  bucket: string;
+  stamps: Date[];
 }
 
 export interface RateLimitEventsTable {

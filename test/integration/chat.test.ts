@@ -103,6 +103,22 @@ describe("direct chat", () => {
     expect(limited.status).toBe(429);
     expect((await limited.json()).error.message).toBe("メッセージの送信が多すぎます。少し待ってから再度お試しください。");
   });
+
+  it("keeps the limit exact when a sender's messages race: 25 at once, to two rooms, store exactly 10", async () => {
+    const [a, b, c] = await Promise.all([createMember(server.app), createMember(server.app), createMember(server.app)]);
+    const [first, second] = await Promise.all([directRoom(a, b), directRoom(a, c)]);
+    const statuses = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => send(a, i % 2 ? first.roomId : second.roomId, `同時${i}`).then((response) => response.status)),
+    );
+    expect(statuses.filter((status) => status === 201)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(15);
+    const stored = await server.app.database.db
+      .selectFrom("chat_messages")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("sender_id", "=", a.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(stored.n)).toBe(10);
+  });
 });
 
 describe("paging", () => {

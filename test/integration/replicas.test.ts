@@ -1,4 +1,3 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -7,6 +6,7 @@ import { createClient } from "@supabase/supabase-js";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signAnonKey } from "../../server/auth/jwt";
+import { startBuiltServer, type BuiltServer } from "../support/built-server";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 import { collect, connectSocket, settle } from "../support/sockets";
 
@@ -15,7 +15,7 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 // Two replicas need a database both can reach: PostgreSQL (CI always sets TEST_DATABASE_URL).
 describe.runIf(process.env.TEST_DATABASE_URL)("two server processes sharing one PostgreSQL and one Redis", () => {
   const secret = randomBytes(32).toString("base64url");
-  const children: ChildProcessWithoutNullStreams[] = [];
+  const servers: BuiltServer[] = [];
   const urls: string[] = [];
   let database: TestDatabase;
   let dataDir: string;
@@ -25,38 +25,20 @@ describe.runIf(process.env.TEST_DATABASE_URL)("two server processes sharing one 
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-replicas-"));
     const url = database.url!;
     for (const name of ["a", "b"]) {
-      const child = spawn(process.execPath, ["build/index.js"], {
-        env: {
-          PATH: process.env.PATH ?? "",
-          NODE_ENV: "production",
-          PORT: "0",
-          HOST: "127.0.0.1",
-          DATA_DIR: path.join(dataDir, name),
-          DATABASE_URL: url,
-          REDIS_URL,
-          SUPABASE_JWT_SECRET: secret,
-          SEED: "none",
-        },
+      const server = await startBuiltServer({
+        DATA_DIR: path.join(dataDir, name),
+        DATABASE_URL: url,
+        REDIS_URL,
+        SUPABASE_JWT_SECRET: secret,
+        SEED: "none",
       });
-      children.push(child);
-      urls.push(
-        await new Promise<string>((resolve, reject) => {
-          let output = "";
-          child.stdout.on("data", (chunk: Buffer) => {
-            output += chunk;
-            const port = /GamerMatch: http:\/\/[^:]+:(\d+)/.exec(output)?.[1];
-            if (port) resolve(`http://127.0.0.1:${port}`);
-          });
-          child.stderr.on("data", (chunk: Buffer) => (output += chunk));
-          child.on("exit", () => reject(new Error(`replica ${name} exited:\n${output}`)));
-        }),
-      );
+      servers.push(server);
+      urls.push(server.url);
     }
   }, 60_000);
 
   afterAll(async () => {
-    for (const child of children) child.kill("SIGTERM");
-    await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.on("exit", resolve)))));
+    await Promise.all(servers.map((server) => server.stop()));
     await database?.dispose();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });

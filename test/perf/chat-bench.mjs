@@ -1,8 +1,10 @@
 // `npm run bench:chat [-- --sockets 1000 --messages 500 --rate 50 --tabs 10]`: delivery latency of chat messages.
+// `npm run bench:chat -- --ceiling [--sockets 2000 --tabs 4 --step-seconds 3]`: the highest rate the server keeps up with.
 // Starts the built server (PGlite in a temp dir, or DATABASE_URL / REDIS_URL from the environment),
 // signs up users, opens N sockets spread over them (several tabs each), pairs users in DIRECT rooms,
 // posts messages through the HTTP API and times post sent → `chat:message` received on every socket
-// that should get it. Prints connections, messages, p50/p95/p99, losses and server memory per connection.
+// that should get it. Prints connections, messages, refusals (429/503), p50/p95/p99, losses and server memory
+// per connection. The server it starts is stopped on every way out: success, failure, Ctrl-C.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -10,16 +12,24 @@ import path from "node:path";
 import { io } from "socket.io-client";
 import WebSocket from "ws";
 
+const flag = (name) => process.argv.includes(`--${name}`);
 const arg = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
   return index > 0 ? Number(process.argv[index + 1]) : fallback;
 };
-const SOCKETS = arg("sockets", 1000);
+const CEILING = flag("ceiling");
+const SOCKETS = arg("sockets", CEILING ? 2000 : 1000);
 const MESSAGES = arg("messages", 500);
-const TABS = arg("tabs", 10); // sockets per user
+const TABS = arg("tabs", CEILING ? 4 : 10); // sockets per user
 const USERS = Math.max(2, Math.ceil(SOCKETS / TABS) + (Math.ceil(SOCKETS / TABS) % 2));
 const RATE = arg("rate", 50); // messages per second, paced: latency at a steady load, not at saturation
+const STEP_SECONDS = arg("step-seconds", 3);
+const P99_TARGET_MS = arg("p99-target", 100);
+const MAX_RATE = arg("max-rate", 2000);
 const CONCURRENCY = 8;
+// The chat rate limit (10 messages per 10 s per sender): a ceiling step never asks a sender for more.
+const SENDER_LIMIT = 10;
+const SENDER_WINDOW_MS = 10_000;
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-bench-"));
 // BENCH_NODE_ARGS="--cpu-prof" profiles the server during the run.
@@ -30,6 +40,37 @@ const server = spawn(process.execPath, [...nodeArgs, "build/index.js"], {
   env: { ...process.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, SEED: "none" },
   stdio: ["ignore", "pipe", "pipe"],
 });
+let serverExited = false;
+server.on("exit", () => (serverExited = true));
+
+/** Stops the server (gracefully, then for good) and removes its data; safe to call more than once. */
+let stopping;
+function stopServer() {
+  stopping ??= (async () => {
+    if (!serverExited) {
+      server.kill("SIGTERM");
+      const exited = new Promise((resolve) => server.once("exit", resolve));
+      const timeout = new Promise((resolve) => setTimeout(resolve, 10_000).unref());
+      await Promise.race([exited, timeout]);
+      if (!serverExited) server.kill("SIGKILL");
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  })();
+  return stopping;
+}
+async function fail(error) {
+  console.error(`bench failed: ${error?.stack ?? error}`);
+  await stopServer();
+  process.exit(1);
+}
+process.on("uncaughtException", fail);
+process.on("unhandledRejection", fail);
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => fail(new Error(`stopped by ${signal}`)));
+// Last resort (process.exit from anywhere): never leave the server running.
+process.on("exit", () => {
+  if (!serverExited) server.kill("SIGKILL");
+});
+
 let inspectorUrl;
 server.stderr.on("data", (chunk) => {
   const text = String(chunk);
@@ -43,7 +84,7 @@ const base = await new Promise((resolve, reject) => {
     const port = /GamerMatch: http:\/\/[^:]+:(\d+)/.exec(out)?.[1];
     if (port) resolve(`http://127.0.0.1:${port}`);
   });
-  server.on("exit", () => reject(new Error(out)));
+  server.on("exit", () => reject(new Error(`the server stopped: ${out}`)));
 });
 /**
  * The server's JS heap after a full garbage collection, in bytes. Not Buffers and ArrayBuffers: PGlite's WASM
@@ -52,7 +93,7 @@ const base = await new Promise((resolve, reject) => {
 async function serverMemory() {
   if (!inspectorUrl) {
     server.kill("SIGUSR1");
-    for (let i = 0; i < 100 && !inspectorUrl; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let i = 0; i < 100 && !inspectorUrl; i++) await sleep(50);
   }
   const inspector = new WebSocket(inspectorUrl);
   await new Promise((resolve, reject) => {
@@ -79,15 +120,25 @@ async function serverMemory() {
   inspector.close();
   return result.value;
 }
-const post = (pathname, body, token) =>
-  fetch(new URL(pathname, base), {
-    method: "POST",
-    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  }).then(async (response) => {
-    if (!response.ok) throw new Error(`${pathname}: ${response.status} ${await response.text()}`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const REFUSED = new Set([429, 503]);
+/** POST as JSON; an overloaded server's refusal (429/503) is retried after its Retry-After during set-up. */
+async function post(pathname, body, token, { retryRefused = true } = {}) {
+  for (let attempt = 0; ; attempt++) {
+    const response = await fetch(new URL(pathname, base), {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    if (REFUSED.has(response.status) && retryRefused && attempt < 20) {
+      await response.arrayBuffer();
+      await sleep(1000 * Number(response.headers.get("Retry-After") ?? 1));
+      continue;
+    }
+    if (!response.ok) throw Object.assign(new Error(`${pathname}: ${response.status} ${await response.text()}`), { status: response.status });
     return response.status === 204 ? null : response.json();
-  });
+  }
+}
 /** The machine's CPU time so far (all cores), from /proc/stat: busy, idle and stolen by the hypervisor. */
 function cpuTimes() {
   const [user, nice, system, idle, iowait, irq, softirq, steal] = fs
@@ -104,8 +155,13 @@ async function pool(items, worker) {
     for (let next = queue.shift(); next; next = queue.shift()) await worker(next[1], next[0]);
   }));
 }
+const percentile = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return (p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+const ms = (value) => (value === undefined ? "–" : value.toFixed(1));
 
-console.log(`setting up: ${USERS} users × ${TABS} sockets, ${MESSAGES} messages…`);
+console.log(`setting up: ${USERS} users × ${TABS} sockets${CEILING ? ", ceiling search" : `, ${MESSAGES} messages`}…`);
 const users = [];
 await pool(Array.from({ length: USERS }, (_, i) => i), async (i) => {
   const session = await post("/auth/v1/signup", { email: `bench-${i}-${Date.now()}@example.jp`, password: "bench-password-1" });
@@ -118,87 +174,172 @@ for (let i = 0; i < USERS; i += 2) {
   rooms.push({ id: result.data.chatRoom.id, members: [users[i], users[i + 1]] });
 }
 
-const sentAt = new Map();
-const latencies = [];
-const requestTimes = []; // post sent → its HTTP response (the event goes out before the response does)
-let received = 0;
+const sentAt = new Map(); // content → when its POST was sent
+const deliveries = new Map(); // content → latencies of its deliveries
+let refusedConnects = 0;
 let opened = 0;
+/** Opens a socket; an overloaded server refuses the handshake, and the client tries again after a second. */
+async function openSocket(user) {
+  for (let attempt = 0; ; attempt++) {
+    const socket = io(base, { auth: { token: user.token }, transports: ["websocket"], reconnection: false, forceNew: true });
+    const outcome = await new Promise((resolve) => {
+      socket.once("ready", () => resolve("ready"));
+      socket.once("connect_error", (error) => resolve(error));
+    });
+    if (outcome === "ready") return socket;
+    socket.close();
+    if (outcome?.data?.retryAfter && attempt < 20) {
+      refusedConnects++;
+      await sleep(1000 * outcome.data.retryAfter);
+      continue;
+    }
+    throw new Error(`socket refused: ${outcome?.message}`);
+  }
+}
 await pool(users.flatMap((user) => Array.from({ length: TABS }, () => user)).slice(0, SOCKETS), async (user) => {
-  const socket = io(base, { auth: { token: user.token }, transports: ["websocket"], reconnection: false, forceNew: true });
-  await new Promise((resolve, reject) => {
-    socket.once("ready", resolve);
-    socket.once("connect_error", reject);
-  });
+  const socket = await openSocket(user);
   socket.on("chat:message", (message) => {
     const started = sentAt.get(message.content);
-    if (started !== undefined) {
-      latencies.push(performance.now() - started);
-      received++;
-    }
+    if (started !== undefined) deliveries.get(message.content)?.push(performance.now() - started);
   });
   user.sockets.push(socket);
   opened++;
 });
-await new Promise((resolve) => setTimeout(resolve, 500));
+await sleep(500);
+console.log(`connections: ${opened}${refusedConnects ? ` (${refusedConnects} handshakes refused as overloaded, then retried)` : ""}`);
 
-// Each sender stays under the chat rate limit (10 per 10 s): spread messages over the rooms' members.
-let expected = 0;
-const plan = Array.from({ length: MESSAGES }, (_, i) => {
-  const room = rooms[i % rooms.length];
-  const sender = room.members[Math.floor(i / rooms.length) % 2];
-  expected += room.members.reduce((sum, member) => sum + member.sockets.length, 0);
-  return { room, sender, content: `bench-${i}` };
-});
-const perSender = new Map();
-const cpuBefore = cpuTimes();
-const started = performance.now();
-const inFlight = [];
-for (const [i, { room, sender, content }] of plan.entries()) {
-  const count = (perSender.get(sender.id) ?? 0) + 1;
-  perSender.set(sender.id, count);
-  if (count > 10) throw new Error("raise --sockets or lower --messages: a sender would pass the chat rate limit");
-  const due = started + (i * 1000) / RATE;
-  if (due > performance.now()) await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
-  sentAt.set(content, performance.now());
-  inFlight.push(
-    post("/api/chat/messages", { roomId: room.id, content, messageType: "TEXT", metadata: null }, sender.token).then(() =>
-      requestTimes.push(performance.now() - sentAt.get(content)),
-    ),
+/**
+ * Posts `count` messages at `rate` per second and waits for their deliveries. Senders take turns so that none
+ * sends more than the chat rate limit allows in a window (`senderOffset` continues the rotation between steps).
+ */
+let messageNumber = 0;
+async function runLoad({ rate, count }) {
+  const plan = Array.from({ length: count }, (_, i) => {
+    const room = rooms[i % rooms.length];
+    const sender = room.members[Math.floor(i / rooms.length) % 2];
+    return { room, sender, content: `bench-${messageNumber++}` };
+  });
+  const perSender = new Map();
+  for (const { sender } of plan) perSender.set(sender.id, (perSender.get(sender.id) ?? 0) + 1);
+  if (Math.max(...perSender.values()) > SENDER_LIMIT) {
+    throw new Error("raise --sockets (or lower --tabs, --messages, --step-seconds): a sender would pass the chat rate limit");
+  }
+  const results = { accepted: [], refused: 0, refusedMs: [], failed: 0, requestMs: [] };
+  const cpuBefore = cpuTimes();
+  const started = performance.now();
+  const inFlight = [];
+  for (const [i, { room, sender, content }] of plan.entries()) {
+    const due = started + (i * 1000) / rate;
+    if (due > performance.now()) await sleep(due - performance.now());
+    const sent = performance.now();
+    sentAt.set(content, sent);
+    deliveries.set(content, []);
+    inFlight.push(
+      fetch(new URL("/api/chat/messages", base), {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${sender.token}` },
+        body: JSON.stringify({ roomId: room.id, content, messageType: "TEXT", metadata: null }),
+      }).then(
+        async (response) => {
+          await response.arrayBuffer();
+          const took = performance.now() - sent;
+          if (response.status === 201) {
+            results.accepted.push({ content, expected: room.members.reduce((sum, member) => sum + member.sockets.length, 0) });
+            results.requestMs.push(took);
+          } else if (REFUSED.has(response.status) && response.headers.get("Retry-After")) {
+            results.refused++;
+            results.refusedMs.push(took);
+          } else {
+            results.failed++;
+          }
+        },
+        () => results.failed++,
+      ),
+    );
+  }
+  await Promise.all(inFlight);
+  const expected = results.accepted.reduce((sum, message) => sum + message.expected, 0);
+  const receivedCount = () => results.accepted.reduce((sum, message) => sum + deliveries.get(message.content).length, 0);
+  for (let i = 0; i < 100 && receivedCount() < expected; i++) await sleep(50);
+  const elapsed = (performance.now() - started) / 1000;
+  const cpuAfter = cpuTimes();
+  const total = ["busy", "idle", "steal"].reduce((sum, k) => sum + cpuAfter[k] - cpuBefore[k], 0);
+  const latencies = results.accepted.flatMap((message) => deliveries.get(message.content));
+  return {
+    ...results,
+    elapsed,
+    expected,
+    received: receivedCount(),
+    latency: percentile(latencies),
+    request: percentile(results.requestMs),
+    refusal: percentile(results.refusedMs),
+    cpu: (key) => `${((100 * (cpuAfter[key] - cpuBefore[key])) / total).toFixed(0)} %`,
+  };
+}
+
+let exitCode = 0;
+if (CEILING) {
+  // Steps of STEP_SECONDS at a rising rate, with a pause between them (the senders' rate-limit window, and time
+  // for the server to drain). A step passes when every message was accepted and delivered with p99 under target.
+  const maxRate = Math.min(MAX_RATE, Math.floor((USERS * SENDER_LIMIT) / STEP_SECONDS));
+  console.log(`ceiling: steps of ${STEP_SECONDS} s, each message to ${TABS * 2} sockets, pass = nothing refused or lost and p99 < ${P99_TARGET_MS} ms (a failed rate is tried once more) (rates up to ${maxRate}/s)`);
+  let passed = 0;
+  let failedAt;
+  // A rate fails only if it fails twice in a row: one pause (a checkpoint, a garbage collection, another process)
+  // should not decide the ceiling.
+  const step = async (rate) => (await tryRate(rate)) || (await tryRate(rate));
+  const tryRate = async (rate) => {
+    const r = await runLoad({ rate, count: Math.round(rate * STEP_SECONDS) });
+    const lost = r.expected - r.received;
+    const p99 = r.latency(99);
+    const ok = r.refused === 0 && r.failed === 0 && lost === 0 && p99 !== undefined && p99 < P99_TARGET_MS;
+    console.log(
+      `  ${String(rate).padStart(5)}/s: ${ok ? "pass" : "FAIL"}  accepted ${r.accepted.length}, refused ${r.refused}` +
+        `${r.refused ? ` (answered in p50 ${ms(r.refusal(50))} ms, p99 ${ms(r.refusal(99))} ms)` : ""}, failed ${r.failed}, lost ${lost};` +
+        ` delivery p50 ${ms(r.latency(50))} p99 ${ms(p99)} ms; POST p99 ${ms(r.request(99))} ms; CPU busy ${r.cpu("busy")}, stolen ${r.cpu("steal")}`,
+    );
+    if (r.failed > 0 || lost > 0) exitCode = 1; // an error or a lost message is a bug at any rate; a refusal is not
+    await sleep(SENDER_WINDOW_MS);
+    return ok;
+  };
+  // Up by doubling from 50/s until a step fails, then halve the gap between the last pass and the first failure.
+  for (let rate = 50; rate <= maxRate; rate *= 2) {
+    if (!(await step(rate))) {
+      failedAt = rate;
+      break;
+    }
+    passed = rate;
+  }
+  while (failedAt && failedAt - passed > Math.max(25, passed / 8)) {
+    const rate = Math.round((passed + failedAt) / 2 / 5) * 5;
+    if (await step(rate)) passed = rate;
+    else failedAt = rate;
+  }
+  console.log(`ceiling: ${passed} messages/s${failedAt ? ` (failed at ${failedAt}/s)` : ` (the highest rate tried: raise --sockets to go further)`}`);
+} else {
+  const r = await runLoad({ rate: RATE, count: MESSAGES });
+  console.log(`rate: ${RATE} messages/s, each delivered to ${TABS * 2} sockets (both members' tabs)`);
+  console.log(
+    `messages: ${MESSAGES} in ${r.elapsed.toFixed(1)} s (${(MESSAGES / r.elapsed).toFixed(0)}/s): accepted ${r.accepted.length},` +
+      ` refused as overloaded ${r.refused}${r.refused ? ` (answered in p50 ${ms(r.refusal(50))} ms, p99 ${ms(r.refusal(99))} ms)` : ""}, failed ${r.failed}`,
+  );
+  console.log(`deliveries of accepted messages: ${r.received}/${r.expected}, lost ${r.expected - r.received}`);
+  console.log(`delivery latency ms: p50 ${ms(r.latency(50))}  p95 ${ms(r.latency(95))}  p99 ${ms(r.latency(99))}  max ${ms(r.latency(100))}`);
+  // Steal is CPU time the hypervisor gave to other machines: on a shared VM it explains most of the spread between runs.
+  console.log(`machine CPU during the timed part: busy ${r.cpu("busy")}, idle ${r.cpu("idle")}, stolen ${r.cpu("steal")}`);
+  console.log(`POST response ms: p50 ${ms(r.request(50))}  p95 ${ms(r.request(95))}  p99 ${ms(r.request(99))}  max ${ms(r.request(100))}`);
+  if (r.failed > 0 || r.expected !== r.received) exitCode = 1;
+
+  // Memory per connection: the heap with every socket open, then again once they have all closed.
+  const memoryWith = await serverMemory();
+  for (const user of users) for (const socket of user.sockets) socket.close();
+  await sleep(1000);
+  const memoryWithout = await serverMemory();
+  console.log(
+    `server JS heap after GC: ${(memoryWith / 2 ** 20).toFixed(1)} MB with the sockets open, ${(memoryWithout / 2 ** 20).toFixed(1)} MB once closed; ${((memoryWith - memoryWithout) / opened / 1024).toFixed(1)} KB per connection`,
   );
 }
-await Promise.all(inFlight);
-for (let i = 0; i < 100 && received < expected; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-const elapsed = (performance.now() - started) / 1000;
-const cpuAfter = cpuTimes();
-const cpuShare = (key) => {
-  const total = ["busy", "idle", "steal"].reduce((sum, k) => sum + cpuAfter[k] - cpuBefore[k], 0);
-  return `${((100 * (cpuAfter[key] - cpuBefore[key])) / total).toFixed(0)} %`;
-};
 
-const percentile = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return (p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]?.toFixed(1);
-};
-const pct = percentile(latencies);
-const requestPct = percentile(requestTimes);
-console.log(`connections: ${opened}`);
-console.log(`rate: ${RATE} messages/s, each delivered to ${TABS * 2} sockets (both members' tabs)`);
-console.log(`messages: ${MESSAGES} in ${elapsed.toFixed(1)} s (${(MESSAGES / elapsed).toFixed(0)}/s), deliveries ${received}/${expected}, lost ${expected - received}`);
-console.log(`delivery latency ms: p50 ${pct(50)}  p95 ${pct(95)}  p99 ${pct(99)}  max ${pct(100)}`);
-// Steal is CPU time the hypervisor gave to other machines: on a shared VM it explains most of the spread between runs.
-console.log(`machine CPU during the timed part: busy ${cpuShare("busy")}, idle ${cpuShare("idle")}, stolen ${cpuShare("steal")}`);
-console.log(`POST response ms: p50 ${requestPct(50)}  p95 ${requestPct(95)}  p99 ${requestPct(99)}  max ${requestPct(100)}`);
-
-// Memory per connection: the heap with every socket open, then again once they have all closed.
-const memoryWith = await serverMemory();
 for (const user of users) for (const socket of user.sockets) socket.close();
-await new Promise((resolve) => setTimeout(resolve, 1000));
-const memoryWithout = await serverMemory();
-console.log(
-  `server JS heap after GC: ${(memoryWith / 2 ** 20).toFixed(1)} MB with the sockets open, ${(memoryWithout / 2 ** 20).toFixed(1)} MB once closed; ${((memoryWith - memoryWithout) / opened / 1024).toFixed(1)} KB per connection`,
-);
-
-server.kill("SIGTERM");
-await new Promise((resolve) => server.on("exit", resolve));
-fs.rmSync(dataDir, { recursive: true, force: true });
-process.exit(expected === received ? 0 : 1);
+await stopServer();
+process.exit(exitCode);

@@ -1,0 +1,36 @@
+import { spawn } from "node:child_process";
+
+export interface BuiltServer {
+  url: string;
+  /** SIGTERM, then waits for the process to exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The built server (`npm start`'s command) in a process of its own, with only PATH, production mode, a free port on
+ * 127.0.0.1 and the given environment; resolved once it prints its address.
+ */
+export async function startBuiltServer(env: Record<string, string>): Promise<BuiltServer> {
+  const child = spawn(process.execPath, ["build/index.js"], {
+    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", ...env },
+    stdio: "pipe",
+  });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  let output = "";
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk;
+      const port = /GamerMatch: http:\/\/[^:]+:(\d+)/.exec(output)?.[1];
+      if (port) resolve(`http://127.0.0.1:${port}`);
+    });
+    child.once("exit", () => reject(new Error(`the server stopped:\n${output}`)));
+  });
+  return {
+    url,
+    async stop() {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
