@@ -31,7 +31,20 @@ export async function requireProfile(request: Request, context: AppLoadContext) 
 }
 
 /** Where to go after signing in: a same-site path only, else the hub. */
-export const afterSignIn = (redirectTo: string | null | undefined) => safeRedirect(redirectTo, "/mypage");
+export const afterSignIn = (redirectTo: string | null | undefined) => safeRedirectPath(redirectTo, "/mypage");
+
+const LOCAL_ORIGIN = "http://gamermatch.invalid";
+
+/**
+ * A path on this site to redirect to, or the fallback. The URL parser percent-encodes what a Location header cannot
+ * carry (non-ASCII, control characters), and resolving it against a placeholder origin keeps it on this site.
+ */
+export function safeRedirectPath(to: FormDataEntryValue | string | null | undefined, fallback: string) {
+  const path = safeRedirect(to, fallback);
+  if (path === fallback) return fallback;
+  const url = new URL(path, LOCAL_ORIGIN);
+  return url.origin === LOCAL_ORIGIN ? url.pathname + url.search + url.hash : fallback;
+}
 
 /** /login and /signup: a visitor who is already signed in goes where they were headed. */
 export async function redirectIfSignedIn(request: Request, context: AppLoadContext) {

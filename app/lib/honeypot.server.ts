@@ -10,12 +10,14 @@ export function honeypotFor(config: Pick<AppConfig, "HONEYPOT_SECRET">) {
 export function isSpam(honeypot: Honeypot, formData: FormData) {
   // remix-utils skips its check when both fields are absent; a form we served always has them.
   const { nameFieldName, validFromFieldName } = honeypot.getInputProps();
-  if (!formData.has(nameFieldName) || (validFromFieldName && !formData.has(validFromFieldName))) return true;
+  if (!formData.has(nameFieldName) || (validFromFieldName && typeof formData.get(validFromFieldName) !== "string")) return true;
   try {
     honeypot.check(formData);
     return false;
   } catch (error) {
     if (error instanceof SpamError) return true;
+    // A timestamp not encrypted with our key may not even decrypt: crypto-js throws a plain Error. Forged: spam.
+    if (error instanceof Error && error.message === "Malformed UTF-8 data") return true;
     throw error;
   }
 }

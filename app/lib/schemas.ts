@@ -8,38 +8,113 @@ import {
   CHAT_ROOM_NAME_MAX,
   CHAT_ROOMS_PAGE_SIZE,
   DISPLAY_NAME_MAX,
+  EMAIL_MAX,
+  GAME_SLUG_MAX,
+  JSON_DEPTH_MAX,
   GAME_RANK_MAX,
   INQUIRY_BODY_MAX,
   INQUIRY_CATEGORIES,
   INQUIRY_NAME_MAX,
   NOTIFICATIONS_LIMIT_MAX,
   NOTIFICATIONS_PAGE_SIZE,
+  PASSWORD_INPUT_MAX,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
+  PAGE_NUMBER_MAX,
   PROFILE_GAMES_MAX,
+  QUERY_OFFSET_MAX,
+  REDIRECT_TO_MAX,
+  STRIPE_ID_MAX,
+  URL_MAX,
   type InquiryCategory,
 } from "./constants";
 import { messages } from "./messages";
 
 /** Zod schemas shared by form actions, JSON routes and the browser (Conform validates with the same ones). */
 
-const requiredText = (max: number) =>
-  z
-    .string({ required_error: messages.validation.required })
-    .trim()
-    .min(1, messages.validation.required)
-    .max(max, messages.validation.maxLength(max));
+/**
+ * What text the product stores (ADR 014): no C0 control characters (tab and newline only in multi-line text), no DEL
+ * or C1 controls, no lone surrogates, and NFC. PostgreSQL text cannot hold U+0000; the rest is invisible, breaks the
+ * layout or is not Unicode at all. Everything else (emoji, any script) is welcome.
+ */
+const SINGLE_LINE_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f]/;
+const MULTI_LINE_FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+// No lookbehind and no `u` flag, so it runs in every browser Conform runs in: a high surrogate not followed by a low
+// one, or a low surrogate not preceded by a high one.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Whether a string holds only characters the product stores (after normalisation). */
+export function isStorableText(value: string, { multiLine = false }: { multiLine?: boolean } = {}) {
+  return !LONE_SURROGATE.test(value) && !(multiLine ? MULTI_LINE_FORBIDDEN : SINGLE_LINE_FORBIDDEN).test(value);
+}
+
+/**
+ * Whether a JSON value (user_metadata) can be stored as jsonb: every string in it, keys included, is storable
+ * multi-line text (jsonb cannot hold U+0000 or a lone surrogate either), nested at most JSON_DEPTH_MAX deep.
+ */
+export function isStorableJson(value: unknown, depth = 0): boolean {
+  if (typeof value === "string") return isStorableText(value, { multiLine: true });
+  if (value === null || typeof value !== "object") return true;
+  if (depth >= JSON_DEPTH_MAX) return false;
+  if (Array.isArray(value)) return value.every((item) => isStorableJson(item, depth + 1));
+  return Object.entries(value).every(([key, item]) => isStorableText(key, { multiLine: true }) && isStorableJson(item, depth + 1));
+}
+
+/** NFC, and for multi-line text the CRLF (or CR) a browser submits for a textarea's line breaks as one LF. */
+const normalizeText = (multiLine: boolean) => (value: unknown) => {
+  if (typeof value !== "string") return value;
+  const nfc = value.normalize("NFC");
+  return multiLine ? nfc.replace(/\r\n?/g, "\n") : nfc;
+};
+
+interface TextOptions {
+  /** Empty (after trimming) is refused with this message; pass `false` for an optional field. */
+  required?: string | false;
+}
+
+/** A string schema wrapped so its input is normalised first and stored-text rules hold after trimming. */
+function storableText<Schema extends z.ZodString>(schema: Schema, multiLine: boolean) {
+  return z
+    .preprocess(normalizeText(multiLine), schema)
+    .refine((value) => isStorableText(value, { multiLine }), messages.validation.invalidCharacters);
+}
+
+function sizedText(max: number, { required = messages.validation.required }: TextOptions) {
+  const base = z
+    .string({ required_error: required || messages.validation.required, invalid_type_error: messages.validation.checkInput })
+    .trim();
+  return (required ? base.min(1, required) : base).max(max, messages.validation.maxLength(max));
+}
+
+/** One line of text (a name, a title, a rank): trimmed, at most `max` UTF-16 units, no line breaks or tabs. */
+export const singleLineText = (max: number, options: TextOptions = {}) => storableText(sizedText(max, options), false);
+
+/** Text that may span lines (a message, a bio, an inquiry): as singleLineText, plus newlines (CRLF → LF) and tabs. */
+export const multiLineText = (max: number, options: TextOptions = {}) => storableText(sizedText(max, options), true);
+
+/** An email address as typed into a form: trimmed, required, at most 254 characters. */
+export const emailText = () =>
+  storableText(
+    z
+      .string({ required_error: messages.validation.required, invalid_type_error: messages.validation.checkInput })
+      .trim()
+      .min(1, messages.validation.required)
+      .max(EMAIL_MAX, messages.validation.maxLength(EMAIL_MAX))
+      .email(messages.validation.email),
+    false,
+  );
+
+/**
+ * A path to return to after a form (a hidden `redirectTo`): one line; whether it is a safe same-origin path is
+ * decided where it is used (safeRedirectPath).
+ */
+const redirectToField = singleLineText(REDIRECT_TO_MAX, { required: false }).optional();
 
 const categoryValues = INQUIRY_CATEGORIES.map((category) => category.value) as [InquiryCategory, ...InquiryCategory[]];
 
 export const inquirySchema = z.object({
-  name: requiredText(INQUIRY_NAME_MAX),
-  email: z
-    .string({ required_error: messages.validation.required })
-    .trim()
-    .min(1, messages.validation.required)
-    .max(254, messages.validation.maxLength(254))
-    .email(messages.validation.email),
+  name: singleLineText(INQUIRY_NAME_MAX),
+  email: emailText(),
   category: z.enum(categoryValues, {
     errorMap: (issue) => ({
       message:
@@ -48,23 +123,23 @@ export const inquirySchema = z.object({
           : messages.validation.invalidChoice,
     }),
   }),
-  body: requiredText(INQUIRY_BODY_MAX),
+  body: multiLineText(INQUIRY_BODY_MAX),
 });
 export type InquiryInput = z.infer<typeof inquirySchema>;
 
 export const loginSchema = z.object({
-  email: z
-    .string({ required_error: messages.validation.required })
-    .trim()
+  email: emailText(),
+  // Passwords are never stored as text (only their scrypt hash, of the NFKC form), so any characters will do.
+  password: z
+    .string({ required_error: messages.validation.required, invalid_type_error: messages.validation.checkInput })
     .min(1, messages.validation.required)
-    .email(messages.validation.email),
-  password: z.string({ required_error: messages.validation.required }).min(1, messages.validation.required),
-  redirectTo: z.string().optional(),
+    .max(PASSWORD_INPUT_MAX, messages.validation.maxLength(PASSWORD_INPUT_MAX)),
+  redirectTo: redirectToField,
 });
 
 export const signupSchema = loginSchema.extend({
   password: z
-    .string({ required_error: messages.validation.required })
+    .string({ required_error: messages.validation.required, invalid_type_error: messages.validation.checkInput })
     .min(PASSWORD_MIN_LENGTH, messages.auth.passwordTooShort(PASSWORD_MIN_LENGTH))
     .max(PASSWORD_MAX_LENGTH, messages.validation.maxLength(PASSWORD_MAX_LENGTH)),
 });
@@ -74,20 +149,17 @@ export const signOutScopeSchema = z.enum(["local", "global"]).default("local");
 
 /** A profile (POST /api/user/profile and /mypage/gamer-edit). Games are the ones ticked, each with an optional rank. */
 export const profileSchema = z.object({
-  displayName: requiredText(DISPLAY_NAME_MAX),
-  bio: z.string().trim().max(BIO_MAX, messages.validation.maxLength(BIO_MAX)).optional().default(""),
-  avatarUrl: z
-    .string()
-    .trim()
-    .url(messages.validation.url)
+  displayName: singleLineText(DISPLAY_NAME_MAX),
+  bio: multiLineText(BIO_MAX, { required: false }).optional().default(""),
+  avatarUrl: storableText(z.string().trim().max(URL_MAX, messages.validation.maxLength(URL_MAX)).url(messages.validation.url), false)
     .refine((url) => /^https?:\/\//.test(url), messages.validation.url)
     .optional(),
   games: z
     .array(
       z
         .object({
-          slug: z.string().trim().optional(),
-          rank: z.string().trim().max(GAME_RANK_MAX, messages.validation.maxLength(GAME_RANK_MAX)).optional(),
+          slug: singleLineText(GAME_SLUG_MAX, { required: false }).optional(),
+          rank: singleLineText(GAME_RANK_MAX, { required: false }).optional(),
         })
         .optional(),
     )
@@ -106,15 +178,11 @@ const uuid = z.string().uuid(messages.validation.checkInput);
 
 export const sendMessageSchema = z.object({
   roomId: uuid,
-  content: z
-    .string({ required_error: messages.chat.emptyMessage })
-    .trim()
-    .min(1, messages.chat.emptyMessage)
-    .max(CHAT_MESSAGE_MAX, messages.validation.maxLength(CHAT_MESSAGE_MAX)),
+  content: multiLineText(CHAT_MESSAGE_MAX, { required: messages.chat.emptyMessage }),
   // People send text; ticket and system messages are posted by the app itself.
   messageType: z.literal("TEXT").optional().default("TEXT"),
   metadata: z
-    .object({ caption: z.string().max(CHAT_MESSAGE_MAX).nullable().optional() })
+    .object({ caption: multiLineText(CHAT_MESSAGE_MAX, { required: false }).nullable().optional() })
     .nullable()
     .optional()
     .default(null),
@@ -123,18 +191,35 @@ export const sendMessageSchema = z.object({
 export const createRoomSchema = z.object({
   participantIds: z.array(uuid).min(1).max(CHAT_GROUP_MAX_PARTICIPANTS),
   type: z.enum(["DIRECT", "GROUP"]).optional().default("DIRECT"),
-  name: z.string().trim().max(CHAT_ROOM_NAME_MAX, messages.validation.maxLength(CHAT_ROOM_NAME_MAX)).nullable().optional().default(null),
+  name: singleLineText(CHAT_ROOM_NAME_MAX, { required: false }).nullable().optional().default(null),
 });
 
+/**
+ * A whole number from a query string, within bounds: letters, fractions, `1e400` or 2^64 are a 400 here rather than
+ * an error from the database.
+ */
+const queryInt = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const limitParam = (max: number, fallback: number) => queryInt(1, max).optional().default(fallback);
+const offsetParam = queryInt(0, QUERY_OFFSET_MAX).optional().default(0);
+
+/** `?page=n` of the paged HTML lists (notifications, chat rooms, coin history); absent is the first page. */
+export const pageQuerySchema = z.object({ page: queryInt(0, PAGE_NUMBER_MAX).optional().default(0) });
+
 export const listRoomsQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(CHAT_ROOMS_PAGE_SIZE).optional().default(CHAT_ROOMS_PAGE_SIZE),
-  offset: z.coerce.number().int().min(0).optional().default(0),
+  limit: limitParam(CHAT_ROOMS_PAGE_SIZE, CHAT_ROOMS_PAGE_SIZE),
+  offset: offsetParam,
 });
+
+/** A message id to page back from (ids are bigint; beyond the safe integers none exists). */
+const beforeParam = queryInt(1, Number.MAX_SAFE_INTEGER).optional();
 
 export const listMessagesQuerySchema = z.object({
   roomId: uuid,
-  before: z.coerce.number().int().positive().optional(),
+  before: beforeParam,
 });
+
+/** `?before=id` of the chat room page. */
+export const roomPageQuerySchema = z.object({ before: beforeParam });
 
 export const uuidParam = uuid;
 
@@ -146,8 +231,8 @@ const booleanParam = z
 
 /** GET /api/notifications (SPEC §7): a page, unread first when asked; or just the unread count. */
 export const listNotificationsQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(NOTIFICATIONS_LIMIT_MAX).optional().default(NOTIFICATIONS_PAGE_SIZE),
-  offset: z.coerce.number().int().min(0).optional().default(0),
+  limit: limitParam(NOTIFICATIONS_LIMIT_MAX, NOTIFICATIONS_PAGE_SIZE),
+  offset: offsetParam,
   prioritizeUnread: booleanParam,
   countOnly: booleanParam,
 });
@@ -169,6 +254,24 @@ export const checkoutFormSchema = z.object({ idempotencyKey: idempotencyKeySchem
 
 /** GET /api/coins/history and /settings/coin-history. */
 export const coinHistoryQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(COIN_HISTORY_LIMIT_MAX).optional().default(COIN_HISTORY_PAGE_SIZE),
-  offset: z.coerce.number().int().min(0).max(1_000_000).optional().default(0),
+  limit: limitParam(COIN_HISTORY_LIMIT_MAX, COIN_HISTORY_PAGE_SIZE),
+  offset: offsetParam,
+});
+
+/**
+ * A verified Stripe event, as far as the app reads it (POST /api/webhooks/stripe): the ids and type are stored, so
+ * they are text like any other; a signed event of another shape is refused, not half-handled.
+ */
+export const paymentEventSchema = z.object({
+  id: singleLineText(STRIPE_ID_MAX),
+  type: singleLineText(STRIPE_ID_MAX),
+  data: z.object({
+    object: z
+      .object({
+        id: singleLineText(STRIPE_ID_MAX),
+        payment_status: singleLineText(STRIPE_ID_MAX, { required: false }).optional(),
+        metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+      })
+      .passthrough(),
+  }),
 });

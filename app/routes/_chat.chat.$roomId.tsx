@@ -12,11 +12,12 @@ import { roomTitle } from "~/lib/chat-view";
 import { CHAT_MESSAGE_MAX } from "~/lib/constants";
 import { chatErrorMessage, messages as text } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
-import { parseParams } from "~/lib/params";
+import { parseParams, parseQuery } from "~/lib/params";
 import { RealtimeEvent } from "~/lib/realtime-events";
-import { sendMessageSchema, uuidParam } from "~/lib/schemas";
+import { roomPageQuerySchema, sendMessageSchema, uuidParam } from "~/lib/schemas";
 import { formatDateTime, isoString } from "~/lib/time";
 import { ChatError, getRoom, listMessages, markRead, sendMessage, type ChatMessage } from "~/models/chat.server";
+import { readFormData } from "~/lib/forms.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.title ?? "チャット");
 
@@ -36,7 +37,7 @@ async function loadRoom(request: Request, context: LoaderFunctionArgs["context"]
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { roomId } = parseParams(paramsSchema, params, request);
   const { user, room } = await loadRoom(request, context, roomId);
-  const before = Number(new URL(request.url).searchParams.get("before")) || undefined;
+  const { before } = parseQuery(roomPageQuerySchema, request);
   const page = await listMessages({ db: context.db, userId: user.id, roomId, before });
   if (!before) await markRead({ db: context.db, userId: user.id, roomId });
   return { room, title: roomTitle(room, user.id), ...page, before: before ?? null, viewerId: user.id };
@@ -46,7 +47,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const { roomId } = parseParams(paramsSchema, params, request);
   const { user } = await loadRoom(request, context, roomId);
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   formData.set("roomId", roomId);
   const submission = parseWithZod(formData, { schema: sendMessageSchema });
   if (submission.status !== "success") return data({ error: submission.error?.content?.[0] ?? text.validation.checkInput }, { status: 400 });
@@ -198,7 +199,7 @@ export default function ChatRoomPage() {
                 <div className={`max-w-[80%] rounded-2xl px-4 py-2 ${mine ? "bg-brand-600 text-white" : "bg-white ring-1 ring-slate-200"} ${message.pending ? "opacity-60" : ""}`}>
                   {mine ? null : <p className="text-xs font-semibold text-slate-500">{message.sender.displayName}</p>}
                   <p className="whitespace-pre-wrap break-words">{message.content}</p>
-                  <time className={`block text-right text-[10px] ${mine ? "text-brand-100" : "text-slate-400"}`} dateTime={isoString(message.createdAt)}>
+                  <time className={`block text-right text-xs ${mine ? "text-brand-100" : "text-slate-500"}`} dateTime={isoString(message.createdAt)}>
                     {message.pending ? "送信中…" : formatDateTime(message.createdAt)}
                   </time>
                 </div>

@@ -5,7 +5,8 @@ import { requireProfile } from "~/lib/auth.server";
 import { roomTitle } from "~/lib/chat-view";
 import { CHAT_ROOMS_PAGE_SIZE } from "~/lib/constants";
 import { pageMeta } from "~/lib/meta";
-import { uuidParam } from "~/lib/schemas";
+import { parseQuery } from "~/lib/params";
+import { pageQuerySchema, uuidParam } from "~/lib/schemas";
 import { formatRelative } from "~/lib/time";
 import { ChatError, createRoom, listRooms, type ChatRoom } from "~/models/chat.server";
 
@@ -34,7 +35,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       throw error;
     }
   }
-  const page = Math.max(0, Number(url.searchParams.get("page")) || 0);
+  const { page } = parseQuery(pageQuerySchema, request);
   const rooms = await listRooms({ db: context.db, userId: user.id, limit: CHAT_ROOMS_PAGE_SIZE + 1, offset: page * CHAT_ROOMS_PAGE_SIZE });
   return { rooms: rooms.slice(0, CHAT_ROOMS_PAGE_SIZE), hasNext: rooms.length > CHAT_ROOMS_PAGE_SIZE, page, viewerId: user.id };
 }

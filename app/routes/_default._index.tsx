@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { PRODUCT_NAME } from "~/lib/constants";
 import { pageMeta } from "~/lib/meta";
 import { listGames } from "~/models/game.server";
+import type { loader as rootLoader } from "~/root";
 
 export const meta: MetaFunction = () =>
   pageMeta("ホーム", "一緒に遊ぶゲーマーが見つかる。チケットの予約・販売、チャット、レビューができるゲーマーマッチングプラットフォーム。");
@@ -20,6 +21,7 @@ const features = [
 
 export default function HomePage() {
   const { games } = useLoaderData<typeof loader>();
+  const signedIn = Boolean(useRouteLoaderData<typeof rootLoader>("root")?.viewer);
   return (
     <div className="space-y-14">
       <section className="rounded-2xl bg-gradient-to-br from-brand-700 to-brand-500 px-6 py-12 text-white sm:px-10" aria-labelledby="hero-title">
@@ -67,9 +69,16 @@ export default function HomePage() {
         ) : (
           <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" data-testid="game-list">
             {games.map((game) => (
-              <li key={game.slug} className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
-                <p className="font-bold">{game.name}</p>
-                <p className="mt-1 text-xs text-slate-500">{game.nameKana}</p>
+              <li key={game.slug}>
+                {/* No game page yet: a card leads to where the game is used, the player's own list of games. */}
+                <Link
+                  to={signedIn ? `/mypage/gamer-edit#game-${game.slug}` : "/signup"}
+                  className="block h-full rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 hover:bg-brand-50 hover:ring-brand-300"
+                >
+                  <span className="block font-bold">{game.name}</span>
+                  <span className="mt-1 block text-xs text-slate-500">{game.nameKana}</span>
+                  <span className="mt-2 block text-xs font-semibold text-brand-700">{signedIn ? "プロフィールで設定 →" : "登録して仲間を探す →"}</span>
+                </Link>
               </li>
             ))}
           </ul>

@@ -6,13 +6,15 @@ import { afterSignIn, authFormError, redirectIfSignedIn } from "~/lib/auth.serve
 import { pageMeta } from "~/lib/meta";
 import { loginSchema } from "~/lib/schemas";
 import type { loader as rootLoader } from "~/root";
+import { readFormData } from "~/lib/forms.server";
 
-export const meta: MetaFunction = () => pageMeta("ログイン");
+export const meta: MetaFunction = () =>
+  pageMeta("ログイン", "GamerMatchにメールアドレスとパスワードでログインして、チャットや通知、コインの購入を利用できます。");
 
 export const loader = ({ request, context }: LoaderFunctionArgs) => redirectIfSignedIn(request, context);
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: loginSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: loginSchema });
   if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
   const { email, password, redirectTo } = submission.value;
   const { error } = await context.auth.supabase().auth.signInWithPassword({ email, password });

@@ -10,14 +10,16 @@ import { swallowed } from "~/lib/log.server";
 import { NOTIFICATIONS_PAGE_SIZE } from "~/lib/constants";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
+import { parseQuery } from "~/lib/params";
 import { RealtimeEvent } from "~/lib/realtime-events";
+import { pageQuerySchema } from "~/lib/schemas";
 import { formatDateTime, isoString } from "~/lib/time";
 import { redirectWithToast } from "~/lib/toast.server";
 import { listNotifications, markAllNotificationsRead, type Notification } from "~/models/notification.server";
 
 export const meta: MetaFunction = () => pageMeta("通知");
 
-const pageOf = (request: Request) => Math.max(0, Math.floor(Number(new URL(request.url).searchParams.get("page")) || 0));
+const pageOf = (request: Request) => parseQuery(pageQuerySchema, request).page;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
@@ -40,8 +42,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** Without JavaScript, "すべて既読にする" posts here and comes back with a toast. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
-  await markAllNotificationsRead({ db: context.db, userId: user.id });
   const page = pageOf(request);
+  await markAllNotificationsRead({ db: context.db, userId: user.id });
   return redirectWithToast(request, context.config, page ? `/notifications?page=${page}` : "/notifications", {
     type: "success",
     title: messages.notifications.allRead,

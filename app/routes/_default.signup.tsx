@@ -6,13 +6,15 @@ import { afterSignIn, authFormError, redirectIfSignedIn } from "~/lib/auth.serve
 import { PASSWORD_MIN_LENGTH } from "~/lib/constants";
 import { pageMeta } from "~/lib/meta";
 import { signupSchema } from "~/lib/schemas";
+import { readFormData } from "~/lib/forms.server";
 
-export const meta: MetaFunction = () => pageMeta("新規登録");
+export const meta: MetaFunction = () =>
+  pageMeta("新規登録", "GamerMatchに無料で登録して、一緒にゲームを遊ぶ仲間を見つけましょう。");
 
 export const loader = ({ request, context }: LoaderFunctionArgs) => redirectIfSignedIn(request, context);
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: signupSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: signupSchema });
   if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
   const { email, password, redirectTo } = submission.value;
   const { error } = await context.auth.supabase().auth.signUp({ email, password });

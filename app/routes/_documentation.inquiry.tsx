@@ -9,6 +9,7 @@ import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { inquirySchema } from "~/lib/schemas";
 import { createInquiry } from "~/models/inquiry.server";
+import { readFormData } from "~/lib/forms.server";
 
 export const meta: MetaFunction = () =>
   pageMeta("お問い合わせ", "GamerMatchへのご質問・ご意見・不具合のご報告はこちらのフォームからお送りください。");
@@ -18,7 +19,7 @@ export async function loader({ context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const submission = parseWithZod(formData, { schema: inquirySchema });
   if (isSpam(honeypotFor(context.config), formData)) {
     return data({ result: submission.reply({ formErrors: [messages.validation.checkInput] }) }, { status: 400 });

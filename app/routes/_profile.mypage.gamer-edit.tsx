@@ -2,9 +2,8 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { safeRedirect } from "remix-utils/safe-redirect";
 import { ErrorList, TextareaField, TextField } from "~/components/forms";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser, safeRedirectPath } from "~/lib/auth.server";
 import { BIO_MAX, DISPLAY_NAME_MAX, GAME_RANK_MAX } from "~/lib/constants";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
@@ -12,6 +11,7 @@ import { profileSchema } from "~/lib/schemas";
 import { redirectWithToast } from "~/lib/toast.server";
 import { listGames } from "~/models/game.server";
 import { getProfile, saveProfile, UnknownGameError } from "~/models/user.server";
+import { readFormData } from "~/lib/forms.server";
 
 export const meta: MetaFunction = () => pageMeta("プロフィール編集");
 
@@ -23,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const submission = parseWithZod(formData, { schema: profileSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   try {
@@ -32,7 +32,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!(error instanceof UnknownGameError)) throw error;
     return data({ result: submission.reply({ formErrors: [messages.validation.unknownGame] }) }, { status: 400 });
   }
-  throw await redirectWithToast(request, context.config, safeRedirect(formData.get("redirectTo"), "/mypage"), {
+  throw await redirectWithToast(request, context.config, safeRedirectPath(formData.get("redirectTo"), "/mypage"), {
     type: "success",
     title: messages.profile.saved,
   });
@@ -78,7 +78,8 @@ export default function GamerEditPage() {
           <legend className="field-label">遊んでいるゲームとランク</legend>
           <ul className="mt-2 divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200">
             {games.map((game, index) => (
-              <li key={game.slug} className="flex flex-wrap items-center gap-3 px-3 py-2">
+              // The home page's game cards link here, to the game's own row (below the sticky header).
+              <li key={game.slug} id={`game-${game.slug}`} className="flex scroll-mt-20 flex-wrap items-center gap-3 px-3 py-2 target:bg-brand-50">
                 <label className="flex min-w-48 flex-1 items-center gap-2">
                   <input type="checkbox" name={`games[${index}].slug`} value={game.slug} defaultChecked={chosen.has(game.slug)} className="size-4" />
                   {game.name}

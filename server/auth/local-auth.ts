@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import {
+  EMAIL_MAX,
+  PASSWORD_INPUT_MAX,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   REFRESH_TOKEN_REUSE_INTERVAL_MS,
@@ -9,6 +11,7 @@ import {
   USER_METADATA_MAX_BYTES,
 } from "../../app/lib/constants";
 import { messages } from "../../app/lib/messages";
+import { isStorableJson, isStorableText } from "../../app/lib/schemas";
 import { countRateLimitEvents, recordRateLimitEvent } from "../../app/models/rate-limit.server";
 import type { Database } from "../db/schema";
 import { createTokenVerifier, signAccessToken } from "./jwt";
@@ -109,14 +112,17 @@ export function createLocalAuthHandler({ db, jwtSecret }: { db: Database; jwtSec
   }
 
   async function readCredentials(request: Request) {
-    const body = (await request.json().catch(() => ({}))) as { email?: unknown; password?: unknown; data?: unknown };
-    const email = typeof body.email === "string" ? body.email.trim().toLowerCase() : "";
+    const body = await readBody(request);
+    const email = typeof body.email === "string" ? body.email.normalize("NFC").trim().toLowerCase() : "";
     const password = typeof body.password === "string" ? body.password : "";
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) {
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > EMAIL_MAX || !isStorableText(email)) {
       throw new AuthError(400, "validation_failed", messages.validation.email);
     }
+    if (password.length > PASSWORD_INPUT_MAX) throw new AuthError(400, "validation_failed", messages.validation.maxLength(PASSWORD_INPUT_MAX));
     const data = body.data && typeof body.data === "object" && !Array.isArray(body.data) ? body.data : {};
-    if (JSON.stringify(data).length > USER_METADATA_MAX_BYTES) throw new AuthError(400, "validation_failed", messages.validation.checkInput);
+    if (JSON.stringify(data).length > USER_METADATA_MAX_BYTES || !isStorableJson(data)) {
+      throw new AuthError(400, "validation_failed", messages.validation.checkInput);
+    }
     return { email, password, data };
   }
 
@@ -161,7 +167,7 @@ export function createLocalAuthHandler({ db, jwtSecret }: { db: Database; jwtSec
   }
 
   async function refreshGrant(request: Request, issuer: string) {
-    const body = (await request.json().catch(() => ({}))) as { refresh_token?: unknown };
+    const body = await readBody(request);
     const presented = typeof body.refresh_token === "string" ? body.refresh_token : "";
     const result = await db.transaction().execute(async (trx) => {
       const token = await trx
@@ -266,6 +272,12 @@ export function signInDelayMs(failures: number) {
   const { afterFailures, baseMs, maxMs } = SIGN_IN_ACCOUNT_DELAY;
   if (failures < afterFailures) return 0;
   return Math.min(maxMs, baseMs * 2 ** Math.min(failures - afterFailures, 16));
+}
+
+/** A JSON object body; anything else (not JSON, `null`, an array, a string) reads as an empty one. */
+async function readBody(request: Request): Promise<Record<string, unknown>> {
+  const body: unknown = await request.json().catch(() => null);
+  return body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 }
 
 const delay = (ms: number) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());

@@ -1,0 +1,615 @@
+import { createHmac, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ServerBuild } from "@remix-run/node";
+import fc from "fast-check";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createBrowserMember, createMember, PASSWORD, signUp, uniqueEmail } from "../support/auth";
+import { startTestServer, type TestServer } from "../support/server";
+
+/**
+ * Every way in that takes input (each /api route and method, each route module with an action, each /auth/v1
+ * endpoint, and the page loaders that read a query string) gets generated bodies: wrong types, huge strings, control
+ * characters with NUL, emoji, lone surrogates, unknown fields, arrays and objects for strings, malformed JSON. Signed
+ * in or not, the server must never answer 5xx, must still answer /healthz, and a 4xx refusal must leave every table
+ * as it was (ADR 014). The coverage test at the end makes each new route add its row here.
+ */
+
+/** Runs per row; FUZZ_RUNS=200 for a longer hunt. */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
+const WEBHOOK_SECRET = "whsec_fuzz_local_secret";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Generated values
+
+/** Characters that have broken text handling somewhere: controls, NUL, DEL, C1, separators, surrogate halves, emoji. */
+/** What PostgreSQL text and jsonb cannot hold at all. */
+const unstorable = fc.constantFrom("\u0000", "\ud800", "\udfff");
+const nastyChar = fc.oneof({ weight: 1, arbitrary: unstorable }, { weight: 3, arbitrary: fc.constantFrom(
+  "\u0001", "\u0007", "\b", "\t", "\n", "\u000b", "\f", "\r", "\u001b", "\u001f", "\u007f", "\u0085", "\u009f",
+  "\u00a0", "\u200b", "\u202e", "\u2028", "\ufeff", "\ufffd", "\uffff", "\ud800", "\udbff", "\udc00", "\udfff",
+  "😀", "👨‍👩‍👧", "𠮷", "e\u0301", "\u304b\u3099", "ｱ", "%00", "\\u0000", "'", '"', "<", "&", ";", "=", "+", "#", "?", "/",
+) });
+const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit));
+const anyChar = fc.oneof(fc.string({ unit: "binary", minLength: 1, maxLength: 1 }), codeUnit, nastyChar);
+
+const nastyString: fc.Arbitrary<string> = fc.oneof(
+  { weight: 4, arbitrary: fc.string({ unit: anyChar, maxLength: 24 }) },
+  { weight: 3, arbitrary: fc.tuple(fc.string({ maxLength: 8 }), nastyChar, fc.string({ maxLength: 8 })).map((parts) => parts.join("")) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom("", " ", "\u0000", "null", "undefined", "true", "0", "-1", "1e400", "NaN", "Infinity", "9007199254740993",
+      "18446744073709551616", "1.5", "0x10", "[]", "{}", "__proto__", "constructor", "../../etc/passwd", "' OR '1'='1", "<script>alert(1)</script>",
+      "7f1b8a52-4f7a-4d0e-9a51-2f5c6f0a1e11", "00000000-0000-0000-0000-000000000000", "https://example.jp/a.png", "javascript:alert(1)", "a@b.cd"),
+  },
+  // Huge: well over every limit, and large enough to reach body and header limits.
+  { weight: 1, arbitrary: fc.constantFrom(1_001, 5_000, 70_000).chain((length) => nastyChar.map((char) => "あ".repeat(length) + char)) },
+);
+
+const nastyValue: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 6, arbitrary: nastyString },
+  { weight: 1, arbitrary: fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -1, 2 ** 31, 2 ** 63, 1e300, Number.MAX_SAFE_INTEGER + 2)) },
+  { weight: 1, arbitrary: fc.constantFrom(null, true, false) },
+  { weight: 1, arbitrary: fc.array(nastyString, { maxLength: 3 }) },
+  { weight: 1, arbitrary: fc.dictionary(nastyString, nastyString, { maxKeys: 3 }) },
+);
+
+/** A field: usually a value that passes, often a nasty one, sometimes absent. */
+const field = (valid: fc.Arbitrary<unknown>) =>
+  fc.oneof({ weight: 3, arbitrary: valid }, { weight: 3, arbitrary: nastyValue }, { weight: 1, arbitrary: fc.constant(undefined) });
+
+/** Valid text with something nasty inside it, or not. */
+const text = (valid: string) =>
+  fc.oneof(fc.constant(valid), fc.tuple(nastyChar, fc.nat(valid.length)).map(([char, at]) => valid.slice(0, at) + char + valid.slice(at)));
+
+type Fields = Record<string, fc.Arbitrary<unknown>>;
+
+interface Sent {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | URLSearchParams | FormData;
+}
+
+const json = (body: string, contentType = "application/json") => ({ body, headers: { "Content-Type": contentType } });
+
+/** Every field valid but one, which gets a nasty character inside (a string) or a nasty value (anything else). */
+function validButOne<T>(fields: Record<string, fc.Arbitrary<T>>) {
+  const names = Object.keys(fields);
+  if (names.length === 0) return fc.constant({} as Record<string, unknown>);
+  return fc.tuple(fc.record(fields), fc.constantFrom(...names), nastyChar, fc.nat(), nastyValue).map(([valid, name, char, at, value]) => {
+    const current: unknown = valid[name];
+    if (typeof current !== "string") return { ...valid, [name]: value } as Record<string, unknown>;
+    const index = at % (current.length + 1);
+    return { ...valid, [name]: current.slice(0, index) + char + current.slice(index) } as Record<string, unknown>;
+  });
+}
+
+/** A JSON body: the route's fields (each maybe replaced), unknown fields, or no object at all, or no JSON at all. */
+function jsonBody(fields: Fields) {
+  const object = fc
+    .tuple(
+      fc.record(Object.fromEntries(Object.entries(fields).map(([name, valid]) => [name, field(valid)]))),
+      fc.dictionary(nastyString, nastyValue, { maxKeys: 2 }),
+    )
+    .map(([known, unknown]) => JSON.stringify({ ...unknown, ...known }));
+  const notAnObject = fc.oneof(nastyValue, fc.constant([[{}]])).map((value) => JSON.stringify(value) ?? "null");
+  const notJson = fc.oneof(
+    fc.constantFrom("", "{", '{"a":', "nul", "[1,", "{'a':1}", "\u0000", '{"a":"\\ud800"', "[".repeat(5000) + "]".repeat(5000), "\ufeff{}"),
+    nastyString,
+  );
+  return fc.oneof(
+    { weight: 6, arbitrary: validButOne(fields).map((body) => json(JSON.stringify(body))) },
+    { weight: 6, arbitrary: object.map((body) => json(body)) },
+    { weight: 1, arbitrary: notAnObject.map((body) => json(body)) },
+    { weight: 1, arbitrary: notJson.map((body) => json(body)) },
+    // The right body with the wrong type, or no type.
+    { weight: 1, arbitrary: fc.tuple(object, fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "")).map(([body, type]) => json(body, type)) },
+  );
+}
+
+const formString = (valid: fc.Arbitrary<string>) =>
+  fc.oneof({ weight: 3, arbitrary: valid }, { weight: 3, arbitrary: nastyString }, { weight: 1, arbitrary: fc.constant(undefined) });
+
+/** A form body: the route's fields (maybe nasty, repeated or missing), unknown fields, or a malformed body. */
+function formBody(fields: Record<string, fc.Arbitrary<string>>) {
+  const entries = fc
+    .tuple(
+      fc.record(Object.fromEntries(Object.entries(fields).map(([name, valid]) => [name, formString(valid)]))),
+      fc.array(fc.tuple(fc.oneof(fc.constantFrom(...Object.keys(fields), "games[0].slug", "games[1].rank", "a[b][c]", "__proto__"), nastyString), nastyString), { maxLength: 3 }),
+    )
+    .map(([known, extra]) => {
+      const pairs: Array<[string, string]> = Object.entries(known).filter((pair): pair is [string, string] => pair[1] !== undefined);
+      return [...pairs, ...extra];
+    });
+  const oneBad = validButOne(fields).map((values) => ({
+    body: new URLSearchParams(Object.entries(values).map(([name, value]) => [name, String(value)])),
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+  }));
+  const urlEncoded = entries.map((pairs) => ({ body: new URLSearchParams(pairs), headers: { "Content-Type": "application/x-www-form-urlencoded" } }));
+  const multipart = entries.map((pairs) => {
+    const form = new FormData();
+    for (const [name, value] of pairs) form.append(name, value);
+    return { body: form, headers: {} };
+  });
+  const malformed = fc
+    .oneof(fc.constantFrom("%", "%zz=%", "a=%ED%A0%80", "a=%00&a=%C0%80", "=&&=", "content=%F0%9F", '{"content":"x"}'), nastyString)
+    .map((body) => ({ body, headers: { "Content-Type": "application/x-www-form-urlencoded" } }));
+  const wrongType = fc.constantFrom("multipart/form-data", "multipart/form-data; boundary=x", "application/json", "text/plain").map((type) => ({
+    body: "content=hello",
+    headers: { "Content-Type": type },
+  }));
+  return fc.oneof({ weight: 6, arbitrary: oneBad }, { weight: 6, arbitrary: urlEncoded }, { weight: 2, arbitrary: multipart }, { weight: 1, arbitrary: malformed }, { weight: 1, arbitrary: wrongType });
+}
+
+/** A query string: the route's parameters (maybe nasty or repeated), unknown ones, or a malformed one. */
+function queryString(params: Record<string, fc.Arbitrary<string>>) {
+  const pairs = fc
+    .tuple(
+      fc.record(Object.fromEntries(Object.entries(params).map(([name, valid]) => [name, formString(valid)]))),
+      fc.array(fc.tuple(fc.oneof(fc.constantFrom(...Object.keys(params)), nastyString), nastyString), { maxLength: 2 }),
+    )
+    .map(([known, extra]) => `?${new URLSearchParams([...Object.entries(known).filter((pair): pair is [string, string] => pair[1] !== undefined), ...extra])}`);
+  return fc.oneof({ weight: 5, arbitrary: pairs }, { weight: 1, arbitrary: fc.constantFrom("?%", "?limit=%zz", "?offset=%00", "?before=%ED%A0%80", "?page=1e999", "?&&==") });
+}
+
+/** A path segment that may be anything, percent-encoded as a client would (a lone surrogate as its raw UTF-8). */
+const segment = (valid: string) =>
+  fc.oneof({ weight: 2, arbitrary: fc.constant(valid) }, { weight: 1, arbitrary: nastyString.filter((value) => value.length < 500) }).map((value) =>
+    isWellFormed(value) ? encodeURIComponent(value) : `${encodeURIComponent(value.replace(LONE_SURROGATES, ""))}%ED%A0%80`,
+  );
+const LONE_SURROGATES = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const isWellFormed = (value: string) => !new RegExp(LONE_SURROGATES.source).test(value);
+
+/** A header value a client can send: visible Latin-1 (no NUL or line breaks; fetch refuses them itself). */
+const headerValue = (valid: string) =>
+  fc.oneof(
+    { weight: 2, arbitrary: fc.constant(valid) },
+    { weight: 1, arbitrary: fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)), maxLength: 300 }) },
+  );
+
+// ---------------------------------------------------------------------------------------------------------------
+// The table
+
+interface Context {
+  app: TestServer;
+  stripeApp: TestServer;
+  /** A bearer token and a cookie header of the member who sends most requests, with a room they are in. */
+  bearer: string;
+  cookie: string;
+  memberId: string;
+  otherId: string;
+  roomId: string;
+  blockTargetId: string;
+  /** Sessions that the sign-out and refresh rows may end, so the others keep theirs. */
+  logoutCookie: string;
+  logoutBearer: string;
+  refreshToken: string;
+  email: string;
+  /** The inquiry form's spam-trap timestamp, as the page renders it, so generated inquiries get past the trap. */
+  honeypotValidFrom: string;
+}
+
+const honeypot = (ctx: Context) => ({ name__confirm: fc.constant(""), from__confirm: fc.constant(ctx.honeypotValidFrom) });
+
+interface Row {
+  /** The route id in the server build (`routes/api.chat.messages`), or `auth:POST /token` for the local auth server. */
+  route: string;
+  method: string;
+  /** How a signed-in caller is known: an /api client's bearer token, or a browser's cookies. */
+  as: "bearer" | "cookie";
+  request: (ctx: Context) => fc.Arbitrary<Sent>;
+  /** Tables a refusal writes on purpose (failed sign-ins are counted; a reused refresh token ends its session). */
+  refusalWrites?: string[];
+  /** Requests always sent signed in before the generated ones: the known ways the route once failed. */
+  examples?: (ctx: Context) => Sent[];
+  /** The server this row runs against (the Stripe webhook needs one with Stripe configured). */
+  server?: "stripe";
+}
+
+const NUL = "\u0000";
+const jsonExample = (path: string, body: unknown, method = "POST"): Sent => ({ method, path, body: JSON.stringify(body), headers: { "Content-Type": "application/json" } });
+const formExample = (path: string, fields: Record<string, string>): Sent => ({
+  method: "POST",
+  path,
+  body: new URLSearchParams(fields),
+  headers: { "Content-Type": "application/x-www-form-urlencoded" },
+});
+
+const uuidLike = fc.constantFrom(randomUUID(), "7f1b8a52-4f7a-4d0e-9a51-2f5c6f0a1e11");
+
+const post = (path: string, body: fc.Arbitrary<{ body: Sent["body"]; headers: Record<string, string> }>, method = "POST") =>
+  body.map(({ body, headers }) => ({ method, path, body, headers }));
+const get = (path: string, query: fc.Arbitrary<string> = fc.constant("")) => query.map((search) => ({ method: "GET", path: path + search }));
+const bodyless = (method: string, path: fc.Arbitrary<string>) => path.map((pathname) => ({ method, path: pathname }));
+
+const rows: Row[] = [
+  // /api JSON routes
+  { route: "routes/api.auth.me", method: "GET", as: "bearer", request: () => get("/api/auth/me", queryString({ x: nastyString })) },
+  {
+    route: "routes/api.chat.messages",
+    method: "GET",
+    as: "bearer",
+    request: (ctx) => get("/api/chat/messages", queryString({ roomId: fc.constant(ctx.roomId), before: fc.constantFrom("1", "999999", "9007199254740991") })),
+  },
+  {
+    route: "routes/api.chat.messages",
+    method: "POST",
+    as: "bearer",
+    request: (ctx) =>
+      post(
+        "/api/chat/messages",
+        jsonBody({
+          roomId: fc.constant(ctx.roomId),
+          content: text("こんにちは\nよろしく"),
+          messageType: fc.constant("TEXT"),
+          metadata: fc.oneof(fc.constant(null), fc.record({ caption: text("キャプション") })),
+        }),
+      ),
+    examples: (ctx) => [
+      jsonExample("/api/chat/messages", { roomId: ctx.roomId, content: `a${NUL}b` }),
+      jsonExample("/api/chat/messages", { roomId: ctx.roomId, content: "\ud800" }),
+      jsonExample("/api/chat/messages", { roomId: ctx.roomId, content: "a", metadata: { caption: NUL } }),
+    ],
+  },
+  {
+    route: "routes/api.chat.rooms.$roomId.mark-read",
+    method: "POST",
+    as: "bearer",
+    request: (ctx) => segment(ctx.roomId).chain((id) => post(`/api/chat/rooms/${id}/mark-read`, jsonBody({}))),
+  },
+  { route: "routes/api.chat.rooms", method: "GET", as: "bearer", request: () => get("/api/chat/rooms", queryString({ limit: fc.constantFrom("1", "20"), offset: fc.constantFrom("0", "20") })) },
+  {
+    route: "routes/api.chat.rooms",
+    method: "POST",
+    as: "bearer",
+    request: (ctx) =>
+      post(
+        "/api/chat/rooms",
+        jsonBody({ participantIds: fc.constant([ctx.otherId]), type: fc.constantFrom("DIRECT", "GROUP"), name: fc.oneof(fc.constant(null), text("週末APEX部")) }),
+      ),
+    examples: (ctx) => [jsonExample("/api/chat/rooms", { participantIds: [ctx.otherId], type: "GROUP", name: `部${NUL}屋` })],
+  },
+  { route: "routes/api.chat.unread-count", method: "GET", as: "bearer", request: () => get("/api/chat/unread-count", queryString({ x: nastyString })) },
+  { route: "routes/api.coins.balance", method: "GET", as: "bearer", request: () => get("/api/coins/balance", queryString({ x: nastyString })) },
+  { route: "routes/api.coins.history", method: "GET", as: "bearer", request: () => get("/api/coins/history", queryString({ limit: fc.constantFrom("1", "100"), offset: fc.constantFrom("0", "5") })) },
+  {
+    route: "routes/api.coins.orders",
+    method: "POST",
+    as: "bearer",
+    request: () =>
+      fc
+        .tuple(fc.option(headerValue(randomUUID())), jsonBody({ packageId: fc.constantFrom(1, 7, "3") }))
+        .map(([key, sent]) => ({ method: "POST", path: "/api/coins/orders", body: sent.body, headers: { ...sent.headers, ...(key === null ? {} : { "Idempotency-Key": key }) } })),
+  },
+  { route: "routes/api.coins.packages", method: "GET", as: "bearer", request: () => get("/api/coins/packages", queryString({ x: nastyString })) },
+  {
+    route: "routes/api.notifications",
+    method: "GET",
+    as: "bearer",
+    request: () =>
+      get("/api/notifications", queryString({ limit: fc.constantFrom("1", "50"), offset: fc.constantFrom("0", "3"), prioritizeUnread: fc.constantFrom("true", "0"), countOnly: fc.constantFrom("1", "false") })),
+  },
+  { route: "routes/api.notifications", method: "PATCH", as: "bearer", request: () => post("/api/notifications", jsonBody({}), "PATCH") },
+  { route: "routes/api.user.online-status", method: "POST", as: "bearer", request: () => post("/api/user/online-status", jsonBody({})) },
+  {
+    route: "routes/api.user.profile",
+    method: "POST",
+    as: "bearer",
+    request: () =>
+      post(
+        "/api/user/profile",
+        jsonBody({
+          displayName: text("そら"),
+          bio: text("APEXとスプラが好き。\n夜に遊びます"),
+          avatarUrl: fc.constantFrom("https://example.jp/a.png", "http://example.jp/\u0000.png"),
+          games: fc.array(fc.record({ slug: text("apex-legends"), rank: text("ダイヤ") }), { maxLength: 3 }),
+        }),
+      ),
+    examples: () => [
+      jsonExample("/api/user/profile", { displayName: `そ${NUL}ら` }),
+      jsonExample("/api/user/profile", { displayName: "そら", bio: `よろしく${NUL}` }),
+      jsonExample("/api/user/profile", { displayName: "そら", games: [{ slug: `apex${NUL}` }] }),
+      jsonExample("/api/user/profile", { displayName: "そら", avatarUrl: `https://example.jp/${NUL}.png` }),
+    ],
+  },
+  { route: "routes/api.users.$id.block", method: "POST", as: "bearer", request: (ctx) => segment(ctx.blockTargetId).chain((id) => post(`/api/users/${id}/block`, jsonBody({}))) },
+  { route: "routes/api.users.$id.block", method: "DELETE", as: "bearer", request: (ctx) => segment(ctx.blockTargetId).chain((id) => post(`/api/users/${id}/block`, jsonBody({}), "DELETE")) },
+  // Without Stripe configured the webhook is a 404; with it, bodies are sent unsigned, wrongly signed and signed.
+  { route: "routes/api.webhooks.stripe", method: "POST", as: "bearer", request: () => post("/api/webhooks/stripe", jsonBody({ id: nastyString })) },
+  {
+    route: "routes/api.webhooks.stripe",
+    method: "POST",
+    as: "bearer",
+    server: "stripe",
+    request: () => stripeEvent(),
+    examples: () => [signedEvent(JSON.stringify({ id: "evt_nul", type: NUL, data: { object: { id: "cs_1" } } })), signedEvent(JSON.stringify({ id: "evt_nodata", type: "ping" }))],
+  },
+
+  // Page form actions (and the query strings of the pages they belong to)
+  {
+    route: "routes/_documentation.inquiry",
+    method: "POST",
+    as: "cookie",
+    request: (ctx) =>
+      post(
+        "/inquiry",
+        formBody({
+          ...honeypot(ctx),
+          name: text("山田"),
+          email: fc.constant("a@example.jp"),
+          category: fc.constantFrom("trouble", "admin"),
+          body: text("不具合です\r\n再現手順"),
+        }),
+      ),
+    examples: (ctx) => [
+      formExample("/inquiry", { name__confirm: "", from__confirm: ctx.honeypotValidFrom, name: "山田", email: "a@example.jp", category: "trouble", body: `不具合${NUL}です` }),
+    ],
+  },
+  {
+    route: "routes/_default.login",
+    method: "POST",
+    as: "cookie",
+    refusalWrites: ["rate_limit_events"],
+    request: (ctx) => post("/login", formBody({ email: fc.constantFrom(ctx.email, uniqueEmail()), password: fc.constantFrom("wrong-password", "x"), redirectTo: text("/chat?x=1") })),
+  },
+  {
+    route: "routes/_default.signup",
+    method: "POST",
+    as: "cookie",
+    request: () => post("/signup", formBody({ email: fc.constant(null).map(() => uniqueEmail("fuzz")), password: fc.constantFrom(PASSWORD, "short"), redirectTo: text("/chat") })),
+  },
+  {
+    route: "routes/_profile.mypage.gamer-edit",
+    method: "POST",
+    as: "cookie",
+    request: () =>
+      post(
+        "/mypage/gamer-edit",
+        formBody({ displayName: text("ハル"), bio: text("よろしく\r\nお願いします"), avatarUrl: fc.constant("https://example.jp/a.png"), "games[0].slug": text("apex-legends"), "games[0].rank": text("ゴールド"), redirectTo: text("/mypage?tab=1#top") }),
+      ),
+    examples: () => [formExample("/mypage/gamer-edit", { displayName: `ハル${NUL}` }), formExample("/mypage/gamer-edit", { displayName: "ハル", redirectTo: "/mypage/あ\u0001" })],
+  },
+  {
+    route: "routes/_chat.chat.$roomId",
+    method: "POST",
+    as: "cookie",
+    request: (ctx) => segment(ctx.roomId).chain((id) => post(`/chat/${id}`, formBody({ content: text("フォームから\r\n失礼します") }))),
+    examples: (ctx) => [formExample(`/chat/${ctx.roomId}`, { content: `フォーム${NUL}` })],
+  },
+  { route: "routes/_chat.chat.$roomId", method: "GET", as: "cookie", request: (ctx) => get(`/chat/${ctx.roomId}`, queryString({ before: fc.constantFrom("1", "100") })) },
+  { route: "routes/_chat.chat._index", method: "GET", as: "cookie", request: (ctx) => get("/chat", queryString({ page: fc.constantFrom("0", "1"), with: fc.constant(ctx.otherId) })) },
+  { route: "routes/_default.notifications", method: "POST", as: "cookie", request: () => fc.tuple(queryString({ page: fc.constantFrom("0", "2") }), formBody({})).chain(([search, form]) => post(`/notifications${search}`, fc.constant(form))) },
+  // Signed in, /login and /signup send the visitor on to redirectTo: it must become a valid Location header.
+  { route: "routes/_default.login", method: "GET", as: "cookie", request: () => get("/login", queryString({ redirectTo: text("/chat/あ?x=1#y") })) },
+  { route: "routes/_default.signup", method: "GET", as: "cookie", request: () => get("/signup", queryString({ redirectTo: text("/mypage") })) },
+  { route: "routes/auth.callback", method: "GET", as: "cookie", request: () => get("/auth/callback", queryString({ code: text("0b8a2f9c-code") })) },
+  { route: "routes/_default.notifications", method: "GET", as: "cookie", request: () => get("/notifications", queryString({ page: fc.constantFrom("0", "1") })) },
+  { route: "routes/_settings.settings.coin-history", method: "GET", as: "cookie", request: () => get("/settings/coin-history", queryString({ page: fc.constantFrom("0", "1") })) },
+  {
+    route: "routes/_default.coins.checkout.$id",
+    method: "POST",
+    as: "cookie",
+    request: () => fc.tuple(segment("2"), formBody({ idempotencyKey: fc.constant(null).map(() => randomUUID()) })).chain(([id, form]) => post(`/coins/checkout/${id}`, fc.constant(form))),
+  },
+  { route: "routes/_settings.settings._index", method: "POST", as: "cookie", request: () => post("/settings", formBody({ scope: fc.constant("global") })) },
+  { route: "routes/_default.$", method: "POST", as: "cookie", request: () => segment("no-such-page").chain((page) => post(`/${page}`, formBody({ a: nastyString }))) },
+  { route: "routes/auth.discord", method: "POST", as: "cookie", request: () => post("/auth/discord", formBody({ redirectTo: text("/chat") })) },
+  { route: "routes/logout", method: "POST", as: "cookie", request: () => post("/logout", formBody({ scope: fc.constantFrom("local", "global", "others") })) },
+
+  // The local Supabase Auth endpoints (server/auth/local-auth.ts)
+  {
+    route: "auth:POST /signup",
+    method: "POST",
+    as: "bearer",
+    request: () =>
+      post(
+        "/auth/v1/signup",
+        jsonBody({
+          email: fc.constant(null).map(() => uniqueEmail("fuzz")),
+          password: fc.constantFrom(PASSWORD, "short"),
+          data: fc.oneof(fc.constant({}), fc.dictionary(nastyString, nastyValue, { maxKeys: 3 }), fc.constant({ a: { b: { c: ["\u0000"] } } })),
+        }),
+      ),
+    examples: () => [
+      jsonExample("/auth/v1/signup", { email: uniqueEmail("nul"), password: PASSWORD, data: { name: NUL } }),
+      jsonExample("/auth/v1/signup", { email: `${NUL}${uniqueEmail("nul")}`, password: PASSWORD }),
+      jsonExample("/auth/v1/signup", null),
+    ],
+  },
+  {
+    route: "auth:POST /token",
+    method: "POST",
+    as: "bearer",
+    refusalWrites: ["rate_limit_events"],
+    request: (ctx) =>
+      fc
+        .tuple(fc.constantFrom("password", "password", "refresh_token", "", "%00", "id_token"), jsonBody({ email: fc.constantFrom(ctx.email, uniqueEmail()), password: fc.constantFrom("wrong-password", ""), refresh_token: nastyString }))
+        .map(([grant, sent]) => ({ method: "POST", path: `/auth/v1/token?grant_type=${grant}`, ...sent })),
+  },
+  {
+    route: "auth:POST /token",
+    method: "POST",
+    as: "bearer",
+    refusalWrites: ["auth_sessions"],
+    request: (ctx) => post("/auth/v1/token?grant_type=refresh_token", jsonBody({ refresh_token: fc.constant(ctx.refreshToken) })),
+  },
+  { route: "auth:GET /user", method: "GET", as: "bearer", request: () => get("/auth/v1/user", queryString({ x: nastyString })) },
+  {
+    route: "auth:POST /logout",
+    method: "POST",
+    as: "bearer",
+    request: (ctx) =>
+      fc
+        .tuple(fc.constantFrom("local", "global", "others", "%00", ""), jsonBody({}), fc.constantFrom(`Bearer ${ctx.logoutBearer}`, "Bearer x.y.z", "Basic abc", ""))
+        .map(([scope, sent, authorization]) => ({ method: "POST", path: `/auth/v1/logout?scope=${scope}`, body: sent.body, headers: { ...sent.headers, Authorization: authorization } })),
+  },
+  {
+    route: "auth:other",
+    method: "PUT",
+    as: "bearer",
+    request: () =>
+      fc
+        .tuple(fc.constantFrom("PUT", "DELETE", "PATCH", "POST", "GET"), segment("admin"), jsonBody({}))
+        .map(([method, name, sent]) => (method === "GET" ? { method, path: `/auth/v1/${name}` } : { method, path: `/auth/v1/${name}`, ...sent })),
+  },
+];
+
+/** A Stripe event as the webhook receives it: signed right, signed wrong, or not signed, with a nasty body. */
+function stripeEvent(): fc.Arbitrary<Sent> {
+  const session = fc.record({ id: field(text("cs_test_1")), payment_status: field(fc.constantFrom("paid", "unpaid")), metadata: field(fc.record({ orderId: field(fc.constantFrom("1", "99")) })) });
+  const event = fc
+    .record({ id: field(text("evt_fuzz")), type: field(fc.constantFrom("checkout.session.completed", "checkout.session.expired", "checkout.session.async_payment_failed", "ping")), data: field(fc.record({ object: field(session) })) })
+    .map((value) => JSON.stringify(value));
+  const body = fc.oneof({ weight: 5, arbitrary: event }, { weight: 1, arbitrary: fc.oneof(nastyString, fc.constantFrom("null", "[]", "{", '"evt"', "1")) });
+  return fc.tuple(body, fc.constantFrom("signed", "signed", "signed", "wrong", "none")).map(([payload, signing]) => {
+    if (signing === "none") return { method: "POST", path: "/api/webhooks/stripe", body: payload, headers: { "Content-Type": "application/json" } };
+    return signedEvent(payload, signing === "wrong" ? "whsec_wrong" : WEBHOOK_SECRET);
+  });
+}
+
+/** A webhook request signed as Stripe signs it (HMAC-SHA256 of `{timestamp}.{payload}`). */
+function signedEvent(payload: string, secret = WEBHOOK_SECRET): Sent {
+  const timestamp = Math.floor(Date.now() / 1000);
+  const signature = `t=${timestamp},v1=${createHmac("sha256", secret).update(`${timestamp}.${payload}`, "utf8").digest("hex")}`;
+  return { method: "POST", path: "/api/webhooks/stripe", body: payload, headers: { "Content-Type": "application/json", "Stripe-Signature": signature } };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Running it
+
+/** One checksum per table in one round trip: what a refused request must leave as it was. */
+async function tableChecksums(app: TestServer) {
+  const { rows: tables } = await sql<{ name: string }>`
+    select table_name as name from information_schema.tables
+    where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not like 'kysely_%'
+    order by table_name`.execute(app.database.db);
+  const columns = tables.map(({ name }) => `(select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from "${name}" t) as "${name}"`);
+  const query = sql.raw<Record<string, string>>(`select ${columns.join(", ")}`);
+  return async () => (await query.execute(app.database.db)).rows[0]!;
+}
+
+const without = (checksums: Record<string, string>, tables: string[] = []) => Object.fromEntries(Object.entries(checksums).filter(([name]) => !tables.includes(name)));
+
+let ctx: Context;
+const checksumsOf = new Map<TestServer, () => Promise<Record<string, string>>>();
+
+beforeAll(async () => {
+  const app = await startTestServer({ seed: false });
+  const stripeApp = await startTestServer({ seed: false, env: { STRIPE_SECRET_KEY: "sk_test_fuzz", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: "http://127.0.0.1:9" } });
+  const [browser, other, blockTarget, logoutBrowser] = await Promise.all([
+    createBrowserMember(app, "ファズ"),
+    createMember(app, "相手"),
+    createMember(app, "ブロック対象"),
+    createBrowserMember(app, "ログアウト役"),
+  ]);
+  const [logoutSession, refreshSession] = await Promise.all([signUp(app), signUp(app)]);
+  const room = await browser.api("/api/chat/rooms", { json: { participantIds: [other.id], type: "DIRECT", name: null } });
+  const inquiryPage = await (await app.request("/inquiry")).text();
+  const honeypotValidFrom = /name="from__confirm"[^>]*value="([^"]+)"/.exec(inquiryPage)?.[1];
+  if (!honeypotValidFrom) throw new Error("the inquiry form has no honeypot timestamp");
+  const { email } = await app.database.db.selectFrom("auth_users").select("email").where("id", "=", browser.id).executeTakeFirstOrThrow();
+  ctx = {
+    app,
+    stripeApp,
+    bearer: browser.token,
+    cookie: browser.jar.header(),
+    memberId: browser.id,
+    otherId: other.id,
+    roomId: ((await room.json()) as { data: { chatRoom: { id: string } } }).data.chatRoom.id,
+    blockTargetId: blockTarget.id,
+    logoutCookie: logoutBrowser.jar.header(),
+    logoutBearer: logoutSession.session.access_token,
+    refreshToken: refreshSession.session.refresh_token,
+    email,
+    honeypotValidFrom,
+  };
+  checksumsOf.set(app, await tableChecksums(app));
+  checksumsOf.set(stripeApp, await tableChecksums(stripeApp));
+});
+
+afterAll(async () => {
+  await Promise.all([ctx?.app.close(), ctx?.stripeApp.close()]);
+});
+
+function credentials(row: Row, signedIn: boolean): Record<string, string> {
+  if (!signedIn) return {};
+  if (row.as === "bearer") return { Authorization: `Bearer ${row.route === "auth:POST /logout" ? ctx.logoutBearer : ctx.bearer}` };
+  return { Cookie: row.route === "routes/logout" ? ctx.logoutCookie : ctx.cookie };
+}
+
+/** Whether a request goes anonymous: one in four. */
+const signedInMostly = fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) });
+
+const label = (row: Row) => `${row.method} ${row.route}${row.server ? ` (${row.server})` : ""}`;
+
+describe("input fuzzing: no input makes the server fail, and a refusal changes nothing", () => {
+  it.each(rows.map((row) => [label(row), row] as const))("%s", async (_, row) => {
+    const app = row.server === "stripe" ? ctx.stripeApp : ctx.app;
+    const checksums = checksumsOf.get(app)!;
+    await fc.assert(
+      fc.asyncProperty(row.request(ctx), signedInMostly, async (sent, anonymous) => {
+        const before = await checksums();
+        const response = await app.request(sent.path, {
+          method: sent.method,
+          body: sent.body,
+          headers: { ...credentials(row, !anonymous), ...sent.headers },
+        });
+        const status = response.status;
+        const body = await response.text();
+        expect(status, `${sent.method} ${sent.path} → ${status} ${body.slice(0, 300)}`).toBeLessThan(500);
+        if (status >= 400) expect(without(await checksums(), row.refusalWrites), `${sent.method} ${sent.path} → ${status} changed rows`).toEqual(without(before, row.refusalWrites));
+      }),
+      { numRuns: RUNS, endOnFailure: true, examples: (row.examples?.(ctx) ?? []).map((sent) => [sent, false] as [Sent, boolean]) },
+    );
+    const health = await app.request("/healthz");
+    expect(health.status).toBe(200);
+  });
+
+  it("a NUL in stored text is a 400 with the Japanese field error, on the API and on the form, and nothing is written", async () => {
+    const checksums = checksumsOf.get(ctx.app)!;
+    const before = await checksums();
+    const api = (pathname: string, body: unknown) =>
+      ctx.app.request(pathname, { method: "POST", body: JSON.stringify(body), headers: { Authorization: `Bearer ${ctx.bearer}`, "Content-Type": "application/json" } });
+    const cases = [
+      [await api("/api/chat/messages", { roomId: ctx.roomId, content: "a\u0000b" }), "content"],
+      [await api("/api/user/profile", { displayName: "そ\u0000ら" }), "displayName"],
+      [await api("/api/user/profile", { displayName: "そら", bio: "\ud800" }), "bio"],
+      [await api("/api/chat/rooms", { participantIds: [ctx.otherId], type: "GROUP", name: "部\u0000屋" }), "name"],
+    ] as const;
+    for (const [response, name] of cases) {
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { fieldErrors: Record<string, string[]> } }).error.fieldErrors[name]).toEqual(["使用できない文字が含まれています"]);
+    }
+    const form = await ctx.app.request("/mypage/gamer-edit", {
+      method: "POST",
+      body: new URLSearchParams({ displayName: "ハル\u0000" }),
+      headers: { Cookie: ctx.cookie, "Content-Type": "application/x-www-form-urlencoded" },
+    });
+    expect(form.status).toBe(400);
+    expect(await form.text()).toContain("使用できない文字が含まれています");
+    expect(await checksums()).toEqual(before);
+  });
+});
+
+describe("input fuzzing covers every route", () => {
+  it("has a row for every /api route and method, every route module with an action, and every /auth/v1 endpoint", async () => {
+    const build = (await import(pathToFileURL(path.resolve("build/server/index.js")).href)) as ServerBuild;
+    const covered = new Set(rows.map((row) => `${row.method} ${row.route}`));
+    const missing: string[] = [];
+    for (const [id, route] of Object.entries(build.routes)) {
+      const module = route.module as { action?: unknown; loader?: unknown };
+      const api = id.startsWith("routes/api.");
+      if (module.action && !rows.some((row) => row.route === id && row.method !== "GET")) missing.push(`${id}: its action`);
+      if (api && module.loader && !covered.has(`GET ${id}`)) missing.push(`${id}: GET`);
+    }
+    // The local auth server's endpoints are the `case "METHOD /path"` of its router.
+    const source = fs.readFileSync(path.resolve("server/auth/local-auth.ts"), "utf8");
+    const endpoints = [...source.matchAll(/case "([A-Z]+) (\/[^"]*)"/g)].map(([, method, pathname]) => `${method} auth:${method} ${pathname}`);
+    expect(endpoints.length).toBeGreaterThan(0);
+    for (const endpoint of endpoints) if (!covered.has(endpoint)) missing.push(endpoint);
+    expect(missing, "add a row to the table in test/integration/input-fuzz.test.ts").toEqual([]);
+  });
+});
