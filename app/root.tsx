@@ -1,5 +1,5 @@
-import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData } from "@remix-run/react";
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction, type SerializeFrom } from "@remix-run/node";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { AuthProvider } from "./components/auth-provider";
 import { ChatPopups } from "./components/chat-popups";
@@ -41,7 +41,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]);
   return data(
     {
-      viewer: user ? { id: user.id, displayName: profile?.displayName ?? null, unreadNotifications, coinBalance } : null,
+      viewer: user ? { id: user.id, hasProfile: profile !== null, displayName: profile?.displayName ?? null, unreadNotifications, coinBalance } : null,
       auth: context.auth.publicConfig,
       toast,
     },
@@ -78,13 +78,22 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const { auth, toast } = useLoaderData<typeof loader>();
+  const { auth, toast, viewer } = useLoaderData<typeof loader>();
   useBuildVersionCheck();
   return (
-    <AuthProvider config={auth}>
+    <AppShell auth={auth} toast={toast} viewer={viewer}>
+      <Outlet />
+    </AppShell>
+  );
+}
+
+/** What every page runs inside: the browser's auth state, the realtime connection, the coin dialog, popups and toasts. */
+function AppShell({ auth, toast, viewer, children }: { auth: RootData["auth"]; toast: RootData["toast"]; viewer: RootData["viewer"]; children: ReactNode }) {
+  return (
+    <AuthProvider config={auth} viewer={viewer ? { id: viewer.id, hasProfile: viewer.hasProfile } : null}>
       <RealtimeProvider>
         <CoinPurchaseProvider>
-          <Outlet />
+          {children}
           <ChatPopups />
           <Toaster flashed={toast} />
           <PresenceHeartbeat />
@@ -94,15 +103,30 @@ export default function App() {
   );
 }
 
+type RootData = SerializeFrom<typeof loader>;
+
 function PresenceHeartbeat() {
   usePresenceHeartbeat();
   return null;
 }
 
+/**
+ * The 404 page and any error no route boundary caught. When only a child route failed the root loader's data is
+ * still here, so the page runs inside the same shell as any other: without the auth provider the header's live
+ * counts read the visitor as signed out and drop to zero. When the root loader itself failed, there is no auth
+ * configuration to start the shell with, and the header shows the signed-out links.
+ */
 export function ErrorBoundary() {
-  return (
+  const data = useRouteLoaderData<typeof loader>("root");
+  const page = (
     <SiteChrome>
       <GeneralErrorBoundary />
     </SiteChrome>
+  );
+  if (!data) return page;
+  return (
+    <AppShell auth={data.auth} toast={data.toast} viewer={data.viewer}>
+      {page}
+    </AppShell>
   );
 }

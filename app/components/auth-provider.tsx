@@ -25,8 +25,23 @@ const AuthContext = createContext<AuthContextValue>({
   api: createApiClient({ getAccessToken: () => null }),
 });
 
-/** The me call, read as a profile check: 404 means no profile yet, 401/403 a session the server refuses. */
-async function checkProfile(api: ReturnType<typeof createApiClient>): Promise<ProfileCheck> {
+/** What the server found while rendering the page: who is signed in and whether their profile exists. */
+export interface ServerViewer {
+  id: string;
+  hasProfile: boolean;
+}
+
+/**
+ * The me call, read as a profile check: 404 means no profile yet, 401/403 a session the server refuses.
+ * When the page's own loader already found this user without a profile, that is the answer: the call would
+ * only repeat it as a 404, which the browser logs as a failed resource on every page until setup is done.
+ */
+async function checkProfile(
+  api: ReturnType<typeof createApiClient>,
+  userId: string | undefined,
+  server: ServerViewer | null,
+): Promise<ProfileCheck> {
+  if (server && !server.hasProfile && server.id === userId) return "missing";
   try {
     await api.get("/api/auth/me");
     return "found";
@@ -47,8 +62,19 @@ export function useAuth() {
  * first paint does not wait for it: it reads the session from the cookies @supabase/ssr wrote,
  * refreshes it before it expires, and reports every auth event.
  */
-export function AuthProvider({ config, children }: { config: { supabaseUrl: string; anonKey: string }; children: ReactNode }) {
+export function AuthProvider({
+  config,
+  viewer = null,
+  children,
+}: {
+  config: { supabaseUrl: string; anonKey: string };
+  /** The root loader's viewer: read at each check, so a profile saved by a form counts once the loader reran. */
+  viewer?: ServerViewer | null;
+  children: ReactNode;
+}) {
   const [state, setState] = useState<AuthState>(initialAuthState);
+  const serverViewer = useRef(viewer);
+  serverViewer.current = viewer;
   const client = useRef<SupabaseClient | null>(null);
   const session = useRef<SessionLike | null>(null);
   session.current = state.session;
@@ -66,7 +92,7 @@ export function AuthProvider({ config, children }: { config: { supabaseUrl: stri
       session.current = next;
       // Not inside supabase-js's callback: it must not await other work of the client.
       if (next && event !== "SIGNED_OUT") {
-        setTimeout(() => void checkProfile(api).then((check) => !cancelled && setState((current) => applyProfileCheck(current, check))));
+        setTimeout(() => void checkProfile(api, next.user.id, serverViewer.current).then((check) => !cancelled && setState((current) => applyProfileCheck(current, check))));
       }
     };
 
@@ -107,7 +133,7 @@ export function AuthProvider({ config, children }: { config: { supabaseUrl: stri
         }
         // A new session, or one still without a profile (the page may just have saved it): ask again.
         if (data.session && (changed || status.current === "needsProfileSetup")) {
-          void checkProfile(api).then((check) => setState((previous) => applyProfileCheck(previous, check)));
+          void checkProfile(api, data.session.user.id, serverViewer.current).then((check) => setState((previous) => applyProfileCheck(previous, check)));
         }
       })
       .catch(() => {});

@@ -40,7 +40,7 @@ function NotFoundPage({ detail }: { detail: string }) {
 function ErrorLayout({ face, title, children }: { face: string; title: string; children: React.ReactNode }) {
   return (
     <section className="mx-auto flex max-w-xl flex-col items-center px-4 py-16 text-center" aria-labelledby="error-title">
-      <div aria-hidden="true" className="mb-6 text-5xl font-bold text-slate-400">
+      <div aria-hidden="true" className="mb-6 text-5xl font-bold text-slate-500">
         {face}
       </div>
       <h1 id="error-title" className="mb-3 text-2xl font-bold">

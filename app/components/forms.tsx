@@ -14,11 +14,14 @@ type AnyField = FieldMetadata<any, any, string[]>;
 export function ErrorList({ id, errors }: { id?: string; errors: Errors }) {
   if (!errors?.length) return null;
   return (
-    <ul id={id} className="field-error" role="alert">
-      {errors.map((error) => (
-        <li key={error}>{error}</li>
-      ))}
-    </ul>
+    // The alert wraps the list: role="alert" on the <ul> itself would take away its list role and orphan the items.
+    <div id={id} className="field-error" role="alert">
+      <ul>
+        {errors.map((error) => (
+          <li key={error}>{error}</li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
@@ -75,9 +78,12 @@ export function SelectField({
   options,
   placeholder = "選択してください",
 }: FieldProps<AnyField> & { options: ReadonlyArray<{ value: string; label: string }>; placeholder?: string }) {
+  const props = getSelectProps(meta, { ariaDescribedBy: hint ? meta.descriptionId : undefined });
+  // A forged post can repeat the field; a single select shows the first value it sent back.
+  const defaultValue = Array.isArray(props.defaultValue) ? props.defaultValue[0] : props.defaultValue;
   return (
     <FieldFrame meta={meta} label={label} hint={hint}>
-      <select {...getSelectProps(meta, { ariaDescribedBy: hint ? meta.descriptionId : undefined })} className="field-input">
+      <select {...props} defaultValue={defaultValue} className="field-input">
         <option value="">{placeholder}</option>
         {options.map((option) => (
           <option key={option.value} value={option.value}>

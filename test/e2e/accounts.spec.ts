@@ -12,6 +12,11 @@ for (const javaScriptEnabled of [true, false]) {
       const ready = async () => {
         if (javaScriptEnabled) await waitForHydration(page);
       };
+      // The page already says the profile is missing, so the browser does not ask /api/auth/me to hear a 404.
+      const meNotFound: string[] = [];
+      page.on("response", (response) => {
+        if (new URL(response.url()).pathname === "/api/auth/me" && response.status() === 404) meNotFound.push(page.url());
+      });
 
       await page.goto("/settings");
       await expect(page).toHaveURL("/login?redirectTo=%2Fsettings");
@@ -54,6 +59,7 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("button", { name: "ログイン" }).last().click();
       await expect(page).toHaveURL("/settings");
       await expect(page.getByText("E2Eゲーマー")).toBeVisible();
+      expect(meNotFound, "GET /api/auth/me answered 404 on these pages").toEqual([]);
     });
 
     test("a wrong password shows a Japanese error", async ({ page }) => {

@@ -1,12 +1,108 @@
-import { test as base, expect } from "@playwright/test";
+import { AxeBuilder } from "@axe-core/playwright";
+import { test as base, expect, type Page } from "@playwright/test";
+
+/** The impacts that fail a test; moderate and minor findings are left to review. */
+const BLOCKING_IMPACTS = new Set(["serious", "critical"]);
+
+/**
+ * Waits while something animates below full opacity (a toast fading in or out, or one just started at 0, as in a
+ * fresh copy of the page): those frames are not what a reader gets.
+ */
+async function settleFades(page: Page) {
+  for (let attempt = 0; attempt < 40; attempt++) {
+    const fading = await page.evaluate(() =>
+      document.getAnimations().some((animation) => {
+        const target = (animation.effect as KeyframeEffect | null)?.target;
+        if (!target || (animation.playState !== "running" && !animation.pending)) return false;
+        const opacity = Number(getComputedStyle(target).opacity);
+        return opacity < 1;
+      }),
+    );
+    if (!fading) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Runs axe-core on the page as it is now and describes each serious or critical violation in one line
+ * (rule, element, page). Legacy mode runs axe inside the page itself: the default mode opens a blank page in
+ * the test's browser context to merge frame results, which the app (no iframes) does not need and which would
+ * show up in tests that wait for a new page. axe needs timers, which do not run where JavaScript is disabled:
+ * there it checks a copy of the document (without its scripts) in a scratch page of the same size.
+ */
+export async function axeViolations(page: Page, { javaScriptEnabled = true } = {}): Promise<string[]> {
+  const url = page.url();
+  let target = page;
+  let scratch: import("@playwright/test").BrowserContext | undefined;
+  if (!javaScriptEnabled) {
+    const browser = page.context().browser();
+    if (!browser) throw new Error("axe-core: no browser to open a scratch page in");
+    const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
+    // Explicitly on: Playwright Test gives new contexts the test's options, javaScriptEnabled: false included.
+    scratch = await browser.newContext({ viewport: page.viewportSize(), locale: "ja-JP", javaScriptEnabled: true });
+    target = await scratch.newPage();
+    // The copy's stylesheets and images load from the app, as the original's did.
+    await target.setContent(html.replace(/<head>/i, `<head><base href="${url}">`), { waitUntil: "load" });
+  }
+  try {
+    let results: Awaited<ReturnType<AxeBuilder["analyze"]>>;
+    for (let attempt = 1; ; attempt++) {
+      await settleFades(target);
+      // Held still while axe runs, so a toast cannot start fading out in the middle of the check; then resumed.
+      const still = await target.evaluate(() => {
+        const running = document.getAnimations().filter((animation) => animation.playState === "running");
+        // One that began since the wait above is below full opacity: wait for it first.
+        const faint = running.some((animation) => {
+          const element = (animation.effect as KeyframeEffect | null)?.target;
+          return element ? Number(getComputedStyle(element).opacity) < 1 : false;
+        });
+        if (faint) return false;
+        for (const animation of running) animation.pause();
+        (window as unknown as { __axePaused?: Animation[] }).__axePaused = running;
+        return true;
+      });
+      if (!still && attempt < 3) continue;
+      results = await new AxeBuilder({ page: target })
+        .setLegacyMode(true)
+        // Experimental in axe 4.x, so off by default; it is WCAG 2.5.3 (A): a control's visible text is in its name.
+        .options({ rules: { "label-content-name-mismatch": { enabled: true } } })
+        .analyze();
+      // An animation that began during the run (a toast that just arrived) was measured half-faded: check again.
+      const startedMeanwhile = await target.evaluate(() => {
+        const paused = (window as unknown as { __axePaused?: Animation[] }).__axePaused ?? [];
+        for (const animation of paused) animation.play();
+        return document.getAnimations().some((animation) => !paused.includes(animation) && animation.playState === "running");
+      });
+      if (!startedMeanwhile || attempt >= 3) break;
+    }
+    return results.violations
+      .filter((violation) => BLOCKING_IMPACTS.has(violation.impact ?? ""))
+      .flatMap((violation) =>
+        violation.nodes.map(
+          (node) => `${violation.id} (${violation.impact}) at ${node.target.join(" ")} on ${url}: ${node.failureSummary?.replace(/\s+/g, " ") ?? violation.help}`,
+        ),
+      );
+  } finally {
+    await scratch?.close();
+  }
+}
+
+/** A navigation that happens while axe runs is the test moving on, not a finding: the new page is checked itself. */
+const isNavigationRace = (error: unknown) =>
+  // The last one: the document that axe was injected into was replaced before axe.run was called.
+  /Execution context was destroyed|navigat|Target page, context or browser has been closed|frame was detached|reading 'run'/i.test(
+    String(error),
+  );
 
 /**
  * Every page must run clean: no uncaught errors and no console errors, which is also how a
  * Content-Security-Policy violation shows up. Tests that provoke an error on purpose list it.
+ * And every page a test visits must have no serious or critical accessibility violation (axe-core): each
+ * distinct URL is checked once per test, when its document has loaded and again, if not yet checked, at the end.
  */
 export const test = base.extend<{ allowedConsoleError: RegExp | null }>({
   allowedConsoleError: [null, { option: true }],
-  page: async ({ page, allowedConsoleError }, use) => {
+  page: async ({ page, allowedConsoleError, javaScriptEnabled }, use) => {
     const problems: string[] = [];
     page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
     page.on("console", (message) => {
@@ -17,8 +113,35 @@ export const test = base.extend<{ allowedConsoleError: RegExp | null }>({
       if (allowedConsoleError?.test(text)) return;
       problems.push(`console: ${text}`);
     });
+
+    const violations: string[] = [];
+    const checked = new Set<string>();
+    let queue = Promise.resolve();
+    const check = () => {
+      queue = queue.then(async () => {
+        const url = page.url();
+        if (checked.has(url) || !/^https?:/.test(url)) return;
+        try {
+          const found = await axeViolations(page, { javaScriptEnabled });
+          // The page may have moved on while axe ran: count the check for the URL it ran on.
+          checked.add(url);
+          violations.push(...found);
+        } catch (error) {
+          if (!isNavigationRace(error)) violations.push(`axe-core could not run on ${url}: ${String(error)}`);
+        }
+      });
+    };
+    // A document load, and a client-side navigation once the new route has rendered.
+    page.on("load", check);
+    page.on("framenavigated", (frame) => {
+      if (frame === page.mainFrame()) void page.waitForLoadState("load").then(check, () => {});
+    });
+
     await use(page);
+    check();
+    await queue;
     expect(problems, "console errors on the page").toEqual([]);
+    expect(violations, "serious or critical accessibility violations (axe-core)").toEqual([]);
   },
 });
 

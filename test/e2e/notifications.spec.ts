@@ -16,14 +16,14 @@ test("a live notification shows a toast for 3 seconds and bumps the bell", async
   await waitForHydration(page);
   await expect(page.locator("[data-realtime-state]")).toHaveAttribute("data-realtime-state", "connected");
   // The welcome notification is already there.
-  const bell = page.getByRole("link", { name: /^通知/ });
-  await expect(bell).toHaveAccessibleName("通知（未読1件）");
+  const bell = page.getByRole("banner").getByRole("link", { name: /通知/ });
+  await expect(bell).toHaveAccessibleName("1件の未読通知");
 
   await openChatWith(request, friend, me);
   const toast = page.getByTestId("toast").filter({ hasText: "ソラさんがチャットを始めました" });
   await expect(toast).toBeVisible();
   const shownAt = Date.now();
-  await expect(bell).toHaveAccessibleName("通知（未読2件）");
+  await expect(bell).toHaveAccessibleName("2件の未読通知");
   await expect(page.getByTestId("notification-count")).toHaveText("2");
   await expect(toast).toBeHidden({ timeout: 6_000 });
   const visibleFor = Date.now() - shownAt;
@@ -47,7 +47,7 @@ test("with JavaScript, すべて既読にする marks all read through the API a
   await page.getByRole("button", { name: "すべて既読にする" }).click();
   await expect(page.getByTestId("toast").filter({ hasText: "すべての通知を既読にしました" })).toBeVisible();
   await expect(page.getByRole("heading", { name: /通知/ })).not.toContainText("未読");
-  await expect(page.getByRole("link", { name: /^通知/ })).toHaveAccessibleName("通知");
+  await expect(page.getByRole("banner").getByRole("link", { name: /通知/ })).toHaveAccessibleName("通知");
   await expect(page.getByTestId("unread-dot")).toHaveCount(0);
 });
 
@@ -78,7 +78,7 @@ test.describe("with JavaScript disabled", () => {
     await expect(page.getByRole("list", { name: "通知一覧" })).toContainText("アオイさんがチャットを始めました");
     await expect(page.getByRole("list", { name: "通知一覧" })).toContainText("GamerMatchへようこそ！");
     await expect(page.getByTestId("unread-dot")).toHaveCount(2);
-    await expect(page.getByRole("link", { name: /^通知/ })).toHaveAccessibleName("通知（未読2件）");
+    await expect(page.getByRole("banner").getByRole("link", { name: /通知/ })).toHaveAccessibleName("2件の未読通知");
 
     await page.getByRole("button", { name: "すべて既読にする" }).click();
     await expect(page).toHaveURL("/notifications");

@@ -61,6 +61,18 @@ test("the back button of the error page goes back when there is history", async 
   await expect(page).toHaveURL("/support");
 });
 
+test("signed in, the 404 page's header shows the real unread count and balance, also after hydration", async ({ page, request }) => {
+  const me = await createUser(request, "迷子");
+  await login(page, me.email, "/mypage");
+  await page.goto("/no-such-page");
+  await waitForHydration(page);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("ページが見つかりません");
+  // The welcome notification: the server's count, then the browser's own read of it, both say one.
+  await expect(page.locator("[data-auth-status]")).toHaveAttribute("data-auth-status", "signedIn");
+  await expect(page.getByRole("banner").getByRole("link", { name: /通知/ })).toHaveAccessibleName("1件の未読通知");
+  await expect(page.getByTestId("notification-count")).toHaveText("1");
+});
+
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 375, height: 740 } });
   test("the home page fits the screen without sideways scrolling", async ({ page }) => {
@@ -72,7 +84,7 @@ test.describe("on a phone", () => {
   test("signed in, the header (bell, chat, my page) fits too", async ({ page, request }) => {
     const me = await createUser(request, "スマホユーザー");
     await login(page, me.email, "/notifications");
-    await expect(page.getByRole("banner").getByRole("link", { name: /^通知/ })).toBeVisible();
+    await expect(page.getByRole("banner").getByRole("link", { name: /通知/ })).toBeVisible();
     await expect(page.getByRole("banner").getByRole("link", { name: "マイページ" })).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);

@@ -1,0 +1,71 @@
+import { axeViolations, createUser, expect, login, test, waitForHydration } from "./fixtures";
+
+/**
+ * The main pages, signed out and signed in, on a phone and on a desktop, have no serious or critical
+ * accessibility violation (axe-core), once JavaScript has run (the fixture checks each page as it loads too).
+ */
+const PUBLIC_PAGES = ["/", "/login", "/signup", "/support", "/terms", "/privacy", "/transaction-act", "/inquiry", "/coins", "/no-such-page"];
+const SIGNED_IN_PAGES = [
+  "/",
+  "/mypage",
+  "/mypage/gamer-edit",
+  "/settings",
+  "/settings/coin-history",
+  "/notifications",
+  "/chat",
+  "/coins",
+  "/coins/checkout/1",
+  "/support",
+  "/no-such-page",
+];
+
+async function violationsOn(page: import("@playwright/test").Page, path: string) {
+  await page.goto(path);
+  await waitForHydration(page);
+  // The header's live counts and the auth state settle after hydration: check what the user ends up seeing.
+  await page.waitForLoadState("networkidle");
+  return axeViolations(page);
+}
+
+for (const { name, viewport } of [
+  { name: "on a phone (375 px)", viewport: { width: 375, height: 740 } },
+  { name: "on a desktop (1280 px)", viewport: { width: 1280, height: 800 } },
+]) {
+  test.describe(name, () => {
+    test.use({ viewport });
+
+    test("signed out, the main pages have no serious or critical violations", async ({ page }) => {
+      test.setTimeout(120_000);
+      const found: string[] = [];
+      for (const path of PUBLIC_PAGES) found.push(...(await violationsOn(page, path)));
+      expect(found).toEqual([]);
+    });
+
+    test("signed in, the main pages and a chat room with messages have none either", async ({ page, request }) => {
+      test.setTimeout(120_000);
+      const me = await createUser(request, "アクセシビリティ");
+      const friend = await createUser(request, "チェック係");
+      const room = await request.post("/api/chat/rooms", {
+        data: { participantIds: [me.id], type: "DIRECT", name: null },
+        headers: { Authorization: `Bearer ${friend.token}` },
+      });
+      const roomId = (await room.json()).data.chatRoom.id as string;
+      for (const [author, content] of [
+        [friend, "こんばんは、今夜遊べますか？"],
+        [me, "21時からなら大丈夫です！"],
+      ] as const) {
+        const sent = await request.post("/api/chat/messages", {
+          data: { roomId, content, messageType: "TEXT", metadata: null },
+          headers: { Authorization: `Bearer ${author.token}` },
+        });
+        expect(sent.ok()).toBe(true);
+      }
+
+      await login(page, me.email, "/mypage");
+      const found: string[] = [];
+      for (const path of [...SIGNED_IN_PAGES, `/chat/${roomId}`]) found.push(...(await violationsOn(page, path)));
+      await expect(page.getByRole("list", { name: "メッセージ一覧" })).toContainText("21時からなら大丈夫です！");
+      expect(found).toEqual([]);
+    });
+  });
+}
