@@ -5,6 +5,7 @@ import * as m0003 from "./0003_chat";
 import * as m0004 from "./0004_notifications";
 import * as m0005 from "./0005_coins";
 import * as m0006 from "./0006_rate_limit_windows";
+import * as m0007 from "./0007_bookings";
 
 /**
  * Every migration, in order. Migrations are imported statically so the bundled server, the
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   "0004_notifications": m0004,
   "0005_coins": m0005,
   "0006_rate_limit_windows": m0006,
+  "0007_bookings": m0007,
 };

@@ -20,6 +20,8 @@ import { createPayments } from "./payments";
 import { startPresenceTracker, type PresenceTracker } from "./presence";
 import { createOverloadGuard, type OverloadGuard } from "./overload";
 import { attachRealtime, type Realtime } from "./realtime";
+import { startSweeper, type Sweeper } from "./sweeper";
+import { bookingSweepJobs } from "../app/models/bookings.server";
 import { cspNonce, refuseCrossSiteWrites, securityHeaders } from "./security";
 
 export interface AppServerOptions {
@@ -34,6 +36,8 @@ export interface AppServerOptions {
   clientDir?: string;
   /** How long shutdown waits for in-flight requests before cutting connections. */
   shutdownTimeoutMs?: number;
+  /** The sweeper's clock (tests move it); the real time by default. */
+  clock?: () => Date;
 }
 
 export interface AppServer {
@@ -41,6 +45,7 @@ export interface AppServer {
   io: SocketServer;
   realtime: Realtime;
   presence: PresenceTracker;
+  sweeper: Sweeper;
   overload: OverloadGuard;
   listen(port: number, host?: string): Promise<AddressInfo>;
   /** Stops accepting, lets in-flight requests finish, closes sockets, then the database. */
@@ -96,6 +101,12 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
     onDisconnect: (userId) => presence!.disconnected(userId),
   });
   presence = startPresenceTracker({ db: database.db, realtime });
+  const sweeper = startSweeper({
+    db: database.db,
+    realtime,
+    jobs: bookingSweepJobs({ feePercent: config.PLATFORM_FEE_PERCENT }),
+    clock: options.clock,
+  });
   const requestInfo = (req: express.Request, res: express.Response): RequestInfo => ({
     origin: `${req.protocol}://${req.get("host")}`,
     cookieHeader: req.headers.cookie,
@@ -190,6 +201,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
     io,
     realtime,
     presence,
+    sweeper,
     overload,
     listen(port, host) {
       return new Promise((resolve, reject) => {
@@ -218,6 +230,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
         clearTimeout(forceClose);
         // After the sockets closed (their disconnects are not worth a write any more), before the database closes.
         await presence.stop();
+        await sweeper.stop();
         overload.stop();
         await vite?.close();
         await redis?.quit();

@@ -1,10 +1,12 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { AuthUser } from "../../server/auth/session";
 import type { z } from "zod";
+import { idempotencyKeySchema } from "./schemas";
 import { ChatError } from "~/models/chat.server";
 import { CoinOrderError } from "~/models/coin-orders.server";
 import { CoinError } from "~/models/coins.server";
-import { chatErrorMessage, coinErrorMessage, messages } from "./messages";
+import { BookingError } from "~/models/listings.server";
+import { bookingErrorMessage, chatErrorMessage, coinErrorMessage, messages } from "./messages";
 
 /** The JSON envelope of PRODUCT §8: `{success:true, …}` or `{success:false, error:{code, message}}`. */
 export function apiOk<T extends Record<string, unknown>>(body: T, init?: ResponseInit) {
@@ -70,4 +72,17 @@ export function chatErrorResponse(error: unknown) {
 export function coinErrorResponse(error: unknown) {
   if (error instanceof CoinError || error instanceof CoinOrderError) return apiError(error.status, error.code, coinErrorMessage(error.code));
   throw error;
+}
+
+/** A listing, booking or ledger rule broken in a model becomes its status and Japanese message; anything else is rethrown. */
+export function bookingErrorResponse(error: unknown) {
+  if (error instanceof BookingError) return apiError(error.status, error.code, bookingErrorMessage(error.code, error.reason));
+  return coinErrorResponse(error);
+}
+
+/** The Idempotency-Key header a request that spends coins must carry (PRODUCT §5), or a thrown 400. */
+export function requireIdempotencyKey(request: Request) {
+  const key = idempotencyKeySchema.safeParse(request.headers.get("Idempotency-Key") ?? undefined);
+  if (!key.success) throw apiError(400, "idempotency_key_required", messages.coins.idempotencyKeyRequired);
+  return key.data;
 }

@@ -1,3 +1,4 @@
+import { LISTINGS_PER_SELLER_MAX } from "./constants";
 /** Every user-facing message of the error catalogue (SPEC §8) and the forms, in Japanese. */
 export const messages = {
   error: {
@@ -67,6 +68,34 @@ export const messages = {
     purchasedTitle: (coins: number) => `${coins.toLocaleString("ja-JP")}コインを購入しました`,
     purchasedBody: "コインが残高に追加されました。コイン履歴で確認できます。",
   },
+  tickets: {
+    tooManyUnits: (max: number) => `${max}枠まで選べます`,
+    startTimeRequired: "開始希望日時を入力してください",
+    startTimeInPast: "開始希望日時は現在より後を選んでください",
+    startTimeTooFar: (days: number) => `開始希望日時は${days}日以内で選んでください`,
+    listingNotFound: "チケットが見つかりません",
+    bookingNotFound: "取引が見つかりません",
+    listingPaused: "このチケットは現在受付を停止しています",
+    selfPurchase: "自分のチケットは購入できません",
+    blocked: "このユーザーのチケットは購入できません",
+    unitsOverMax: (max: number) => `このチケットは${max}枠まで購入できます`,
+    tooManyListings: (max: number) => `出品できるチケットは${max}件までです。使わないチケットをアーカイブしてください`,
+    idempotencyConflict: "同じ購入キーで別の内容が送信されました。ページを再読み込みしてください。",
+    idempotencyKeyRequired: "Idempotency-Key ヘッダーが必要です",
+    saved: "チケットを保存しました",
+    paused: "チケットの受付を停止しました",
+    resumed: "チケットの受付を再開しました",
+    archived: "チケットをアーカイブしました",
+    booked: "チケットを購入しました。販売者の承認をお待ちください",
+    done: {
+      accept: "取引を承認しました",
+      cancel: "取引をキャンセルしました",
+      start: "プレイを開始しました",
+      extend: "プレイを延長しました",
+      "check-in": "参加を記録しました",
+      complete: "取引を完了しました",
+    },
+  },
   inquiry: {
     sent: "お問い合わせを受け付けました。内容を確認のうえ、ご入力のメールアドレスへご連絡します。",
   },
@@ -87,6 +116,24 @@ export function coinErrorMessage(code: string) {
     escrow_not_found: messages.api.notFound,
   };
   return byCode[code] ?? messages.validation.checkInput;
+}
+
+/** What a broken listing or booking rule (a BookingError code) says to the person. */
+export function bookingErrorMessage(code: string, reason?: string) {
+  if (reason) return reason;
+  const byCode: Record<string, string> = {
+    listing_not_found: messages.tickets.listingNotFound,
+    booking_not_found: messages.tickets.bookingNotFound,
+    listing_paused: messages.tickets.listingPaused,
+    self_purchase: messages.tickets.selfPurchase,
+    blocked: messages.tickets.blocked,
+    start_in_past: messages.tickets.startTimeInPast,
+    idempotency_conflict: messages.tickets.idempotencyConflict,
+    unknown_game: messages.validation.unknownGame,
+    profile_not_found: messages.profile.notSetUp,
+    too_many_listings: messages.tickets.tooManyListings(LISTINGS_PER_SELLER_MAX),
+  };
+  return byCode[code] ?? coinErrorMessage(code);
 }
 
 /** What a broken chat rule (a ChatError code) says to the person. */

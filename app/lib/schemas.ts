@@ -1,6 +1,15 @@
 import { z } from "zod";
 import {
   BIO_MAX,
+  BOOKING_NOTE_MAX,
+  COIN_SLIDER_STEPS,
+  LISTING_DESCRIPTION_MAX,
+  LISTING_MAX_UNITS,
+  LISTING_MINUTES,
+  LISTING_PRICE_MIN,
+  LISTING_TITLE_MAX,
+  LISTINGS_LIMIT_MAX,
+  LISTINGS_PAGE_SIZE,
   COIN_HISTORY_LIMIT_MAX,
   COIN_HISTORY_PAGE_SIZE,
   CHAT_GROUP_MAX_PARTICIPANTS,
@@ -29,6 +38,7 @@ import {
   type InquiryCategory,
 } from "./constants";
 import { messages } from "./messages";
+import { toTokyo } from "./time";
 
 /** Zod schemas shared by form actions, JSON routes and the browser (Conform validates with the same ones). */
 
@@ -275,3 +285,73 @@ export const paymentEventSchema = z.object({
       .passthrough(),
   }),
 });
+
+/** A whole number sent as JSON or as a form field's text. */
+const wholeNumber = z
+  .union([z.number(), z.string().trim().regex(/^-?\d{1,9}$/, messages.validation.checkInput).transform(Number)], {
+    errorMap: () => ({ message: messages.validation.checkInput }),
+  })
+  .pipe(z.number({ invalid_type_error: messages.validation.checkInput }).int(messages.validation.checkInput));
+
+/** An amount chosen with the coin slider (SPEC §5): one of its steps, at least `min`. */
+export const coinStep = (min: number, max = COIN_SLIDER_STEPS[COIN_SLIDER_STEPS.length - 1]) =>
+  wholeNumber.refine((value) => (COIN_SLIDER_STEPS as readonly number[]).includes(value) && value >= min && value <= max, messages.validation.invalidChoice);
+
+const unitsField = wholeNumber.pipe(z.number().min(1, messages.validation.checkInput).max(LISTING_MAX_UNITS, messages.tickets.tooManyUnits(LISTING_MAX_UNITS)));
+
+/** A listing as registered at /mypage/ticket-registration and POST /api/listings (PRODUCT §4). */
+export const listingSchema = z.object({
+  title: singleLineText(LISTING_TITLE_MAX),
+  gameSlug: singleLineText(GAME_SLUG_MAX, { required: messages.validation.selectRequired }),
+  description: multiLineText(LISTING_DESCRIPTION_MAX, { required: false }).optional().default(""),
+  pricePerUnit: coinStep(LISTING_PRICE_MIN),
+  minutesPerUnit: wholeNumber.refine((value) => (LISTING_MINUTES as readonly number[]).includes(value), messages.validation.invalidChoice),
+  maxUnits: unitsField,
+});
+export type ListingInput = z.infer<typeof listingSchema>;
+
+export const listingStatusSchema = z.enum(["active", "paused", "archived"], { errorMap: () => ({ message: messages.validation.invalidChoice }) });
+
+/** PATCH /api/listings/{id}: any of the listing's fields, and its status. */
+export const listingPatchSchema = listingSchema.partial().extend({ status: listingStatusSchema.optional() });
+
+/** GET /api/listings and the ticket list. */
+export const listListingsQuerySchema = z.object({
+  game: singleLineText(GAME_SLUG_MAX, { required: false }).optional(),
+  sellerId: uuid.optional(),
+  limit: limitParam(LISTINGS_LIMIT_MAX, LISTINGS_PAGE_SIZE),
+  offset: offsetParam,
+});
+
+/**
+ * A desired start time as the API sends it (SPEC §3): seconds below 1e12, else milliseconds, or a date string; a
+ * form's `datetime-local` value has no zone and is read in Asia/Tokyo. Whether it is in the future is the model's
+ * rule (it knows the clock).
+ */
+export const desiredStartTimeSchema = z
+  .union([z.number(), z.string().max(64)], {
+    required_error: messages.tickets.startTimeRequired,
+    invalid_type_error: messages.validation.checkInput,
+  })
+  .transform((value, context) => {
+    const time = typeof value === "string" && value.trim() === "" ? null : toTokyo(value);
+    if (!time?.isValid) {
+      context.addIssue({ code: z.ZodIssueCode.custom, message: messages.tickets.startTimeRequired });
+      return z.NEVER;
+    }
+    return time.toJSDate();
+  });
+
+/** POST /api/listings/{id}/purchase and the booking form. */
+export const purchaseSchema = z.object({
+  units: unitsField,
+  desiredStartTime: desiredStartTimeSchema,
+  note: multiLineText(BOOKING_NOTE_MAX, { required: false }).optional().default(""),
+});
+export type PurchaseInput = z.infer<typeof purchaseSchema>;
+
+/** The booking confirmation form: what was chosen, and the key the page was rendered with. */
+export const purchaseFormSchema = purchaseSchema.extend({ idempotencyKey: idempotencyKeySchema });
+
+/** POST /api/tickets/{id}/extend. */
+export const extendSchema = z.object({ units: unitsField });

@@ -368,3 +368,55 @@ export async function blockUser({ db, blockerId, blockedId }: { db: Database; bl
 export async function unblockUser({ db, blockerId, blockedId }: { db: Database; blockerId: string; blockedId: string }) {
   await db.deleteFrom("user_blocks").where("blocker_id", "=", blockerId).where("blocked_id", "=", blockedId).execute();
 }
+
+/** A message the app posted inside someone's transaction, to announce once it commits. */
+export interface PostedMessage {
+  message: ChatMessage;
+  userIds: string[];
+  /** The room was made for this message: the pair's sockets join its channel. */
+  newRoom: boolean;
+}
+
+/**
+ * Posts a message from the app on `senderId`'s behalf in the DIRECT room of two people (a ticket bought or
+ * cancelled, SPEC §4), making the room if they have none, inside the caller's transaction so the message exists
+ * exactly when what it reports does. No rate limit: it is not typed by a person. Announce it with
+ * `publishPosted` after the commit.
+ */
+export async function postDirectNotice(
+  trx: Database,
+  {
+    senderId,
+    otherId,
+    content,
+    messageType,
+    metadata,
+  }: { senderId: string; otherId: string; content: string; messageType: ChatMessageType; metadata: ChatMessageMetadata },
+): Promise<PostedMessage> {
+  const key = directKey(senderId, otherId);
+  const created = await trx
+    .insertInto("chat_rooms")
+    .values({ type: "DIRECT", direct_key: key })
+    .onConflict((oc) => oc.column("direct_key").doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  const roomId = created?.id ?? (await trx.selectFrom("chat_rooms").select("id").where("direct_key", "=", key).executeTakeFirstOrThrow()).id;
+  if (created) await trx.insertInto("chat_participants").values([senderId, otherId].map((userId) => ({ room_id: roomId, user_id: userId }))).execute();
+  const inserted = await trx
+    .insertInto("chat_messages")
+    .values({ room_id: roomId, sender_id: senderId, content, message_type: messageType, metadata: JSON.stringify(metadata) })
+    .returning(["id", "created_at"])
+    .executeTakeFirstOrThrow();
+  await trx.updateTable("chat_rooms").set({ last_activity_at: inserted.created_at }).where("id", "=", roomId).execute();
+  await trx.updateTable("chat_participants").set({ last_read_message_id: inserted.id }).where("room_id", "=", roomId).where("user_id", "=", senderId).execute();
+  const row = await messagesQuery(trx).where("m.id", "=", inserted.id).executeTakeFirstOrThrow();
+  return { message: toMessage(row), userIds: [senderId, otherId], newRoom: !!created };
+}
+
+/** Announces messages posted by `postDirectNotice` once their transaction has committed. */
+export function publishPosted(realtime: Realtime, posted: readonly PostedMessage[]) {
+  for (const { message, userIds, newRoom } of posted) {
+    if (newRoom) realtime.joinRoom(userIds, message.chatRoomId);
+    realtime.toUsers(userIds, RealtimeEvent.chatMessage, message);
+  }
+}

@@ -25,6 +25,9 @@ export interface DB {
   coin_escrows: CoinEscrowsTable;
   coin_orders: CoinOrdersTable;
   payment_events: PaymentEventsTable;
+  listings: ListingsTable;
+  bookings: BookingsTable;
+  booking_extensions: BookingExtensionsTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -219,6 +222,64 @@ export interface PaymentEventsTable {
   provider: PaymentProvider;
   type: string;
   received_at: CreatedAt;
+}
+
+export type ListingStatus = "active" | "paused" | "archived";
+export interface ListingsTable {
+  id: Generated<string>;
+  seller_id: string;
+  game_id: number;
+  title: string;
+  description: ColumnType<string, string | undefined, string>;
+  price_per_unit: number;
+  minutes_per_unit: number;
+  max_units: number;
+  status: ColumnType<ListingStatus, ListingStatus | undefined, ListingStatus>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export type BookingStatus = "pending" | "accepted" | "in_progress" | "completed" | "cancelled";
+export type BookingParty = "buyer" | "seller" | "auto";
+export type CancelReason = "buyer" | "seller" | "no_show" | "accept_deadline" | "not_started";
+export interface BookingsTable {
+  id: Generated<string>;
+  listing_id: string;
+  buyer_id: string;
+  seller_id: string;
+  title: string;
+  price_per_unit: number;
+  minutes_per_unit: number;
+  units: number;
+  total_price: number;
+  total_minutes: number;
+  desired_start_at: Timestamp;
+  note: ColumnType<string, string | undefined, string>;
+  status: ColumnType<BookingStatus, BookingStatus | undefined, BookingStatus>;
+  accept_deadline_at: Timestamp;
+  accepted_at: Timestamp | null;
+  started_at: Timestamp | null;
+  ends_at: Timestamp | null;
+  buyer_checked_in_at: Timestamp | null;
+  seller_checked_in_at: Timestamp | null;
+  completed_at: Timestamp | null;
+  completed_by: BookingParty | null;
+  cancelled_at: Timestamp | null;
+  cancelled_by: BookingParty | null;
+  cancel_reason: CancelReason | null;
+  idempotency_key: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface BookingExtensionsTable {
+  id: Generated<number>;
+  booking_id: string;
+  units: number;
+  price: number;
+  minutes: number;
+  idempotency_key: string;
+  created_at: CreatedAt;
 }
 
 export type Database = Kysely<DB>;

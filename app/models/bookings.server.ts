@@ -1,0 +1,556 @@
+import { type Selectable, type Transaction, type Updateable } from "kysely";
+import type { BookingParty, BookingsTable, CancelReason, DB, Database } from "../../server/db/schema";
+import type { Realtime } from "../../server/realtime";
+import {
+  ACCEPT_DEADLINE_MS,
+  AUTO_COMPLETE_AFTER_MS,
+  BOOKING_HORIZON_MS,
+  NOT_STARTED_CANCEL_AFTER_MS,
+  SWEEP_BATCH,
+  TICKETS_ALL_MAX,
+} from "~/lib/constants";
+import {
+  bookingActionsFor,
+  checkBookingAction,
+  type BookingAction,
+  type BookingFacts,
+  type BookingRole,
+  type BookingState,
+} from "~/lib/booking-rules";
+import { formatDateTime } from "~/lib/time";
+import { RealtimeEvent } from "~/lib/realtime-events";
+import type { PurchaseInput } from "~/lib/schemas";
+import { postDirectNotice, publishPosted, type PostedMessage } from "./chat.server";
+import { holdInEscrow, refundEscrow, releaseEscrow } from "./coins.server";
+import { BookingError } from "./listings.server";
+import { publishNotifications, recordNotifications, type NotificationInput, type PendingNotifications } from "./notification.server";
+
+/**
+ * Bookings (PRODUCT §4, §6): a buyer books units of a listing; the coins wait in escrow (`booking:{id}`) until the
+ * session completes (to the seller less the fee) or is cancelled (back to the buyer). Every change is one
+ * transaction that locks the booking row first and the wallets after it (always in that order), checks who may
+ * do it and the state (~/lib/booking-rules), writes the booking, the ledger, the chat notice and the notifications
+ * together, and announces them once committed. Asking for what is already done changes nothing.
+ */
+
+type Trx = Transaction<DB>;
+type BookingRow = Selectable<BookingsTable>;
+
+export interface TicketPerson {
+  uid: string;
+  displayName: string;
+  avatar: string | null;
+}
+
+/** SPEC §3's Booking/ticket, with what the pages need besides. */
+export interface Ticket {
+  id: string;
+  listingId: string;
+  title: string;
+  totalPrice: number;
+  totalMinutes: number;
+  units: number;
+  pricePerUnit: number;
+  minutesPerUnit: number;
+  desiredStartTime: string;
+  note: string;
+  status: BookingState;
+  isSeller: boolean;
+  buyer: TicketPerson;
+  seller: TicketPerson;
+  acceptDeadline: string;
+  acceptedAt: string | null;
+  startedAt: string | null;
+  endsAt: string | null;
+  buyerCheckedInAt: string | null;
+  sellerCheckedInAt: string | null;
+  completedAt: string | null;
+  completedBy: BookingParty | null;
+  cancelledAt: string | null;
+  cancelledBy: BookingParty | null;
+  cancelReason: CancelReason | null;
+  createdAt: string;
+  /** Every action, whether the viewer may take it now, and if not why. */
+  actions: Array<{ action: BookingAction; label: string; allowed: boolean; reason: string | null }>;
+}
+
+const escrowOf = (bookingId: string) => `booking:${bookingId}`;
+const iso = (value: Date | null) => value?.toISOString() ?? null;
+const ms = (value: Date | null) => value?.getTime() ?? null;
+
+function factsOf(row: BookingRow): BookingFacts {
+  return {
+    status: row.status,
+    desiredStartAt: row.desired_start_at.getTime(),
+    endsAt: ms(row.ends_at),
+    buyerCheckedInAt: ms(row.buyer_checked_in_at),
+    sellerCheckedInAt: ms(row.seller_checked_in_at),
+  };
+}
+
+async function peopleOf(db: Database, ids: string[]) {
+  const rows = await db.selectFrom("users").select(["id", "display_name", "avatar_url"]).where("id", "in", ids).execute();
+  return new Map(rows.map((row): [string, TicketPerson] => [row.id, { uid: row.id, displayName: row.display_name, avatar: row.avatar_url }]));
+}
+
+function toTicket(row: BookingRow, viewerId: string, people: Map<string, TicketPerson>, now: Date): Ticket {
+  const role: BookingRole = row.seller_id === viewerId ? "seller" : "buyer";
+  const unknown = (uid: string): TicketPerson => ({ uid, displayName: "退会したユーザー", avatar: null });
+  return {
+    id: row.id,
+    listingId: row.listing_id,
+    title: row.title,
+    totalPrice: row.total_price,
+    totalMinutes: row.total_minutes,
+    units: row.units,
+    pricePerUnit: row.price_per_unit,
+    minutesPerUnit: row.minutes_per_unit,
+    desiredStartTime: row.desired_start_at.toISOString(),
+    note: row.note,
+    status: row.status,
+    isSeller: role === "seller",
+    buyer: people.get(row.buyer_id) ?? unknown(row.buyer_id),
+    seller: people.get(row.seller_id) ?? unknown(row.seller_id),
+    acceptDeadline: row.accept_deadline_at.toISOString(),
+    acceptedAt: iso(row.accepted_at),
+    startedAt: iso(row.started_at),
+    endsAt: iso(row.ends_at),
+    buyerCheckedInAt: iso(row.buyer_checked_in_at),
+    sellerCheckedInAt: iso(row.seller_checked_in_at),
+    completedAt: iso(row.completed_at),
+    completedBy: row.completed_by,
+    cancelledAt: iso(row.cancelled_at),
+    cancelledBy: row.cancelled_by,
+    cancelReason: row.cancel_reason,
+    createdAt: row.created_at.toISOString(),
+    actions: bookingActionsFor(factsOf(row), role, now.getTime()).map(({ action, label, verdict }) => ({
+      action,
+      label,
+      allowed: verdict.kind === "allowed",
+      reason: verdict.kind === "denied" ? verdict.reason : null,
+    })),
+  };
+}
+
+async function ticketsOf(db: Database, rows: BookingRow[], viewerId: string, now: Date) {
+  if (rows.length === 0) return [];
+  const people = await peopleOf(db, [...new Set(rows.flatMap((row) => [row.buyer_id, row.seller_id]))]);
+  return rows.map((row) => toTicket(row, viewerId, people, now));
+}
+
+/** What a committed change announces: notifications, chat notices and realtime events. */
+interface Effects {
+  pending: PendingNotifications;
+  posted: PostedMessage[];
+  events: Array<{ userIds: string[]; event: (typeof RealtimeEvent)[keyof typeof RealtimeEvent]; payload: unknown }>;
+}
+const noEffects = (): Effects => ({ pending: [], posted: [], events: [] });
+
+function announce(realtime: Realtime, effects: Effects) {
+  publishPosted(realtime, effects.posted);
+  publishNotifications(realtime, effects.pending);
+  for (const { userIds, event, payload } of effects.events) realtime.toUsers(userIds, event, payload);
+}
+
+const managementLink = "/settings/ticket-management";
+const coins = (amount: number) => `${amount.toLocaleString("ja-JP")}コイン`;
+
+/**
+ * Books units of a listing (POST /api/listings/{id}/purchase and the booking form): the booking and its escrow in
+ * one transaction, with the `ticket_purchased` notice in the pair's DIRECT room and the seller's notification.
+ * The idempotency key makes it happen once: the same key answers the first booking; the same key with another
+ * listing, units or start time is a 409.
+ */
+export async function purchaseListing({
+  db,
+  realtime,
+  buyerId,
+  listingId,
+  input,
+  idempotencyKey,
+  now = new Date(),
+}: {
+  db: Database;
+  realtime: Realtime;
+  buyerId: string;
+  listingId: string;
+  input: PurchaseInput;
+  idempotencyKey: string;
+  now?: Date;
+}): Promise<{ ticket: Ticket; isNew: boolean }> {
+  const existing = await findByKey(db, buyerId, idempotencyKey);
+  if (existing) return { ticket: await sameRequest(db, existing, { listingId, input }, buyerId, now), isNew: false };
+
+  const listing = await db
+    .selectFrom("listings as l")
+    .innerJoin("users as u", "u.id", "l.seller_id")
+    .select(["l.id", "l.seller_id", "l.title", "l.price_per_unit", "l.minutes_per_unit", "l.max_units", "l.status", "u.display_name as seller_name"])
+    .where("l.id", "=", listingId)
+    .executeTakeFirst();
+  if (!listing || listing.status === "archived") throw new BookingError(404, "listing_not_found");
+  if (listing.seller_id === buyerId) throw new BookingError(422, "self_purchase");
+  const buyer = await db.selectFrom("users").select("display_name").where("id", "=", buyerId).executeTakeFirst();
+  if (!buyer) throw new BookingError(404, "profile_not_found");
+  if (listing.status === "paused") throw new BookingError(409, "listing_paused");
+  if (input.units > listing.max_units) throw new BookingError(400, "units_over_max", `このチケットは${listing.max_units}枠まで購入できます`);
+  if (input.desiredStartTime.getTime() <= now.getTime()) throw new BookingError(400, "start_in_past");
+  if (input.desiredStartTime.getTime() > now.getTime() + BOOKING_HORIZON_MS) {
+    throw new BookingError(400, "start_too_far", `開始希望日時は${BOOKING_HORIZON_MS / 86_400_000}日以内で選んでください`);
+  }
+  const blocked = await db
+    .selectFrom("user_blocks")
+    .select("blocker_id")
+    .where("blocker_id", "=", listing.seller_id)
+    .where("blocked_id", "=", buyerId)
+    .executeTakeFirst();
+  if (blocked) throw new BookingError(403, "blocked");
+
+  const totalPrice = listing.price_per_unit * input.units;
+  const totalMinutes = listing.minutes_per_unit * input.units;
+  const outcome = await db.transaction().execute(async (trx) => {
+    const booking = await trx
+      .insertInto("bookings")
+      .values({
+        listing_id: listing.id,
+        buyer_id: buyerId,
+        seller_id: listing.seller_id,
+        title: listing.title,
+        price_per_unit: listing.price_per_unit,
+        minutes_per_unit: listing.minutes_per_unit,
+        units: input.units,
+        total_price: totalPrice,
+        total_minutes: totalMinutes,
+        desired_start_at: input.desiredStartTime,
+        note: input.note,
+        accept_deadline_at: new Date(now.getTime() + ACCEPT_DEADLINE_MS),
+        idempotency_key: idempotencyKey,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.columns(["buyer_id", "idempotency_key"]).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    // The same key raced in from another request and won: answer its booking below.
+    if (!booking) return null;
+    await holdInEscrow(trx, { payerId: buyerId, payeeId: listing.seller_id, amount: totalPrice, reference: escrowOf(booking.id) });
+    const effects = noEffects();
+    effects.posted.push(
+      await postDirectNotice(trx, {
+        senderId: buyerId,
+        otherId: listing.seller_id,
+        messageType: "ticket_purchased",
+        content: `チケット「${listing.title}」を購入しました（${input.units}枠・${totalMinutes}分・${coins(totalPrice)}）`,
+        metadata: { type: "ticket_purchased", buyerId, caption: `開始希望 ${formatDateTime(input.desiredStartTime)}` },
+      }),
+    );
+    effects.pending = await recordNotifications(trx, [
+      {
+        userId: listing.seller_id,
+        type: "booking",
+        title: `「${listing.title}」が購入されました`,
+        body: `${buyer.display_name}さん・${input.units}枠（${totalMinutes}分）・開始希望 ${formatDateTime(input.desiredStartTime)}。48時間以内に承認してください。`,
+        link: managementLink,
+      },
+    ]);
+    return { booking, effects };
+  });
+  if (!outcome) {
+    const raced = await findByKey(db, buyerId, idempotencyKey);
+    return { ticket: await sameRequest(db, raced!, { listingId, input }, buyerId, now), isNew: false };
+  }
+  announce(realtime, outcome.effects);
+  const [ticket] = await ticketsOf(db, [outcome.booking], buyerId, now);
+  return { ticket: ticket!, isNew: true };
+}
+
+function findByKey(db: Database, buyerId: string, idempotencyKey: string) {
+  return db.selectFrom("bookings").selectAll().where("buyer_id", "=", buyerId).where("idempotency_key", "=", idempotencyKey).executeTakeFirst();
+}
+
+/** A key seen before: the first booking when the request is the same one, else a 409. */
+async function sameRequest(db: Database, row: BookingRow, request: { listingId: string; input: PurchaseInput }, buyerId: string, now: Date) {
+  const same =
+    row.listing_id === request.listingId && row.units === request.input.units && row.desired_start_at.getTime() === request.input.desiredStartTime.getTime();
+  if (!same) throw new BookingError(409, "idempotency_conflict");
+  const [ticket] = await ticketsOf(db, [row], buyerId, now);
+  return ticket!;
+}
+
+/** The caller's bookings as buyer and seller, newest first (GET /api/tickets/all, the management page). */
+export async function listTickets({ db, userId, now = new Date() }: { db: Database; userId: string; now?: Date }) {
+  const rows = await db
+    .selectFrom("bookings")
+    .selectAll()
+    .where((eb) => eb.or([eb("buyer_id", "=", userId), eb("seller_id", "=", userId)]))
+    .orderBy("created_at", "desc")
+    .orderBy("id")
+    .limit(TICKETS_ALL_MAX)
+    .execute();
+  return ticketsOf(db, rows, userId, now);
+}
+
+/** The caller's accepted and in-progress sessions that have not ended, soonest first (/mypage/schedule). */
+export async function listUpcoming({ db, userId, now = new Date() }: { db: Database; userId: string; now?: Date }) {
+  const rows = await db
+    .selectFrom("bookings")
+    .selectAll()
+    .where((eb) => eb.or([eb("buyer_id", "=", userId), eb("seller_id", "=", userId)]))
+    .where((eb) =>
+      eb.or([eb("status", "=", "accepted"), eb.and([eb("status", "=", "in_progress"), eb("ends_at", ">", now)])]),
+    )
+    .orderBy("desired_start_at")
+    .limit(TICKETS_ALL_MAX)
+    .execute();
+  return ticketsOf(db, rows, userId, now);
+}
+
+/** One booking of the caller; someone else's is not found. */
+export async function getTicket({ db, userId, bookingId, now = new Date() }: { db: Database; userId: string; bookingId: string; now?: Date }) {
+  const row = await db
+    .selectFrom("bookings")
+    .selectAll()
+    .where("id", "=", bookingId)
+    .where((eb) => eb.or([eb("buyer_id", "=", userId), eb("seller_id", "=", userId)]))
+    .executeTakeFirst();
+  if (!row) return null;
+  const [ticket] = await ticketsOf(db, [row], userId, now);
+  return ticket!;
+}
+
+/**
+ * Does `action` to a booking on behalf of one of its two people (POST /api/tickets/{id}/{action} and the forms
+ * of the pages). A stranger gets 404, the other party where the action is not theirs 403, a booking in a state
+ * that does not allow it 409; what is already done answers the booking unchanged. An extension buys `units` more
+ * while in progress and needs an idempotency key, so a repeated request buys them once.
+ */
+export async function actOnBooking({
+  db,
+  realtime,
+  feePercent,
+  userId,
+  bookingId,
+  action,
+  units,
+  idempotencyKey,
+  now = new Date(),
+}: {
+  db: Database;
+  realtime: Realtime;
+  feePercent: number;
+  userId: string;
+  bookingId: string;
+  action: BookingAction;
+  units?: number;
+  idempotencyKey?: string;
+  now?: Date;
+}): Promise<{ ticket: Ticket; changed: boolean }> {
+  const outcome = await db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("bookings").selectAll().where("id", "=", bookingId).forUpdate().executeTakeFirst();
+    if (!row || (row.buyer_id !== userId && row.seller_id !== userId)) throw new BookingError(404, "booking_not_found");
+    const role: BookingRole = row.seller_id === userId ? "seller" : "buyer";
+    if (action === "extend" && role === "buyer" && idempotencyKey) {
+      const seen = await trx
+        .selectFrom("booking_extensions")
+        .select(["units"])
+        .where("booking_id", "=", row.id)
+        .where("idempotency_key", "=", idempotencyKey)
+        .executeTakeFirst();
+      if (seen) {
+        if (seen.units !== units) throw new BookingError(409, "idempotency_conflict");
+        return { row, effects: null };
+      }
+    }
+    const verdict = checkBookingAction(factsOf(row), role, action, now.getTime());
+    if (verdict.kind === "denied") throw new BookingError(verdict.status, verdict.code, verdict.reason);
+    if (verdict.kind === "done") return { row, effects: null };
+    return apply(trx, { row, actor: role, action, now, feePercent, units, idempotencyKey, cancelReason: verdict.cancelReason });
+  });
+  if (outcome.effects) announce(realtime, outcome.effects);
+  const [ticket] = await ticketsOf(db, [outcome.row], userId, now);
+  return { ticket: ticket!, changed: outcome.effects !== null };
+}
+
+/** Changes a locked booking, inside the caller's transaction; answers the new row and what to announce. */
+async function apply(
+  trx: Trx,
+  {
+    row,
+    actor,
+    action,
+    now,
+    feePercent,
+    units,
+    idempotencyKey,
+    cancelReason,
+  }: {
+    row: BookingRow;
+    actor: BookingRole | "auto";
+    action: BookingAction;
+    now: Date;
+    feePercent: number;
+    units?: number;
+    idempotencyKey?: string;
+    cancelReason?: CancelReason;
+  },
+): Promise<{ row: BookingRow; effects: Effects }> {
+  const effects = noEffects();
+  const people = await peopleOf(trx, [row.buyer_id, row.seller_id]);
+  const buyerName = people.get(row.buyer_id)?.displayName ?? "購入者";
+  const sellerName = people.get(row.seller_id)?.displayName ?? "販売者";
+  const actorName = actor === "buyer" ? buyerName : sellerName;
+  const other = actor === "buyer" ? row.seller_id : row.buyer_id;
+  const both = [row.buyer_id, row.seller_id];
+  const notify = (inputs: Array<Omit<NotificationInput, "type" | "link">>) =>
+    recordNotifications(trx, inputs.map((input) => ({ ...input, type: "booking", link: managementLink })));
+  const update = (values: Updateable<BookingsTable>) =>
+    trx
+      .updateTable("bookings")
+      .set({ ...values, updated_at: now })
+      .where("id", "=", row.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  const title = `「${row.title}」`;
+
+  switch (action) {
+    case "accept": {
+      const updated = await update({ status: "accepted", accepted_at: now });
+      effects.pending = await notify([{ userId: row.buyer_id, title: `${title}が承認されました`, body: `開始希望 ${formatDateTime(row.desired_start_at)}。時間になったら「参加しました」を押してください。` }]);
+      return { row: updated, effects };
+    }
+    case "cancel": {
+      const reason = cancelReason ?? (actor === "auto" ? "accept_deadline" : actor);
+      const updated = await update({ status: "cancelled", cancelled_at: now, cancelled_by: actor, cancel_reason: reason });
+      await refundEscrow(trx, { reference: escrowOf(row.id) });
+      const why: Record<CancelReason, string> = {
+        buyer: `${buyerName}さんがキャンセルしました`,
+        seller: `${sellerName}さんがキャンセルしました`,
+        no_show: `販売者が開始時刻から15分以内に参加しなかったため、${buyerName}さんがキャンセルしました`,
+        accept_deadline: "販売者が48時間以内に承認しなかったため、自動でキャンセルされました",
+        not_started: "開始希望時刻から24時間が過ぎても開始されなかったため、自動でキャンセルされました",
+      };
+      const body = `${why[reason]}。${coins(row.total_price)}は購入者に全額返金されました。`;
+      effects.posted.push(
+        await postDirectNotice(trx, {
+          senderId: actor === "buyer" ? row.buyer_id : row.seller_id,
+          otherId: actor === "buyer" ? row.seller_id : row.buyer_id,
+          messageType: "ticket_cancelled",
+          content: `チケット${title}がキャンセルされました。${why[reason]}。`,
+          metadata: { type: "ticket_cancelled", buyerId: row.buyer_id, caption: `${coins(row.total_price)}を返金` },
+        }),
+      );
+      effects.pending = await notify((actor === "auto" ? both : [other]).map((userId) => ({ userId, title: `${title}がキャンセルされました`, body })));
+      return { row: updated, effects };
+    }
+    case "start": {
+      const endsAt = new Date(now.getTime() + row.total_minutes * 60_000);
+      // Starting is the seller being there: it counts as their check-in.
+      const updated = await update({ status: "in_progress", started_at: now, ends_at: endsAt, seller_checked_in_at: row.seller_checked_in_at ?? now });
+      effects.pending = await notify([{ userId: row.buyer_id, title: `${title}が開始されました`, body: `終了予定 ${formatDateTime(endsAt)}` }]);
+      effects.events.push({ userIds: [row.buyer_id], event: RealtimeEvent.gameStarted, payload: { bookingId: row.id, ticketTitle: row.title } });
+      return { row: updated, effects };
+    }
+    case "check-in": {
+      const updated = await update(actor === "buyer" ? { buyer_checked_in_at: now } : { seller_checked_in_at: now });
+      effects.pending = await notify([{ userId: other, title: `${actorName}さんが${title}に参加しました`, body: "「参加しました」が押されました。" }]);
+      return { row: updated, effects };
+    }
+    case "extend": {
+      if (!units || !idempotencyKey) throw new BookingError(400, "invalid_input");
+      const price = row.price_per_unit * units;
+      const minutes = row.minutes_per_unit * units;
+      await trx.insertInto("booking_extensions").values({ booking_id: row.id, units, price, minutes, idempotency_key: idempotencyKey, created_at: now }).execute();
+      await holdInEscrow(trx, { payerId: row.buyer_id, payeeId: row.seller_id, amount: price, reference: escrowOf(row.id) });
+      const updated = await update({
+        units: row.units + units,
+        total_price: row.total_price + price,
+        total_minutes: row.total_minutes + minutes,
+        ends_at: new Date(row.ends_at!.getTime() + minutes * 60_000),
+      });
+      const message = `${title}が${units}枠（${minutes}分）延長されました。終了予定 ${formatDateTime(updated.ends_at!)}`;
+      effects.pending = await notify([{ userId: row.seller_id, title: `${title}が延長されました`, body: `${buyerName}さんが${units}枠（${minutes}分・${coins(price)}）延長しました。` }]);
+      effects.events.push({ userIds: both, event: RealtimeEvent.gameExtended, payload: { bookingId: row.id, message } });
+      return { row: updated, effects };
+    }
+    case "complete": {
+      const updated = await update({ status: "completed", completed_at: now, completed_by: actor });
+      const paid = await releaseEscrow(trx, { reference: escrowOf(row.id), feePercent });
+      const sellerBody = `${coins(paid.credited)}が売上に追加されました（手数料 ${coins(paid.fee)}）。`;
+      const buyerBody = `${sellerName}さんとのプレイはいかがでしたか？レビューを書いてみましょう。`;
+      const inputs = [
+        ...(actor !== "seller" ? [{ userId: row.seller_id, title: `${title}が完了しました`, body: sellerBody }] : []),
+        ...(actor !== "buyer" ? [{ userId: row.buyer_id, title: `${title}が完了しました`, body: buyerBody }] : []),
+      ];
+      effects.pending = await notify(inputs);
+      return { row: updated, effects };
+    }
+  }
+}
+
+/**
+ * The booking deadlines (PRODUCT §6), as sweeper jobs: each claims its due bookings one at a time with
+ * `FOR UPDATE SKIP LOCKED` and acts on each in its own transaction, so two processes sweeping at once never act
+ * on one booking twice, and a booking someone is changing right now is left for the next run.
+ */
+export function bookingSweepJobs({ feePercent }: { feePercent: number }) {
+  const job = (
+    name: string,
+    due: (trx: Trx, now: Date) => Promise<BookingRow | undefined>,
+    action: BookingAction,
+    cancelReason?: CancelReason,
+  ) => ({
+    name,
+    async run({ db, realtime, now }: { db: Database; realtime: Realtime; now: Date }) {
+      let done = 0;
+      for (; done < SWEEP_BATCH; done++) {
+        const outcome = await db.transaction().execute(async (trx) => {
+          const row = await due(trx, now);
+          return row ? apply(trx, { row, actor: "auto", action, now, feePercent, cancelReason }) : null;
+        });
+        if (!outcome) break;
+        announce(realtime, outcome.effects);
+      }
+      return done;
+    },
+  });
+  const claim = (trx: Trx) => trx.selectFrom("bookings").selectAll().limit(1).forUpdate().skipLocked();
+  return [
+    job(
+      "accept deadline",
+      (trx, now) => claim(trx).where("status", "=", "pending").where("accept_deadline_at", "<=", now).orderBy("accept_deadline_at").executeTakeFirst(),
+      "cancel",
+      "accept_deadline",
+    ),
+    job(
+      "never started",
+      (trx, now) =>
+        claim(trx)
+          .where("status", "=", "accepted")
+          .where("desired_start_at", "<=", new Date(now.getTime() - NOT_STARTED_CANCEL_AFTER_MS))
+          .orderBy("desired_start_at")
+          .executeTakeFirst(),
+      "cancel",
+      "not_started",
+    ),
+    job(
+      "auto-complete",
+      (trx, now) =>
+        claim(trx)
+          .where("status", "=", "in_progress")
+          .where("ends_at", "<=", new Date(now.getTime() - AUTO_COMPLETE_AFTER_MS))
+          .orderBy("ends_at")
+          .executeTakeFirst(),
+      "complete",
+    ),
+  ];
+}
+
+/** SQL-free facts for tests and pages that hold a ticket: the booking's rules input. */
+export const ticketFacts = (ticket: Ticket): BookingFacts => ({
+  status: ticket.status,
+  desiredStartAt: Date.parse(ticket.desiredStartTime),
+  endsAt: ticket.endsAt ? Date.parse(ticket.endsAt) : null,
+  buyerCheckedInAt: ticket.buyerCheckedInAt ? Date.parse(ticket.buyerCheckedInAt) : null,
+  sellerCheckedInAt: ticket.sellerCheckedInAt ? Date.parse(ticket.sellerCheckedInAt) : null,
+});
+
+export { BookingError };

@@ -1,0 +1,68 @@
+import { SWEEP_INTERVAL_MS } from "../app/lib/constants";
+import type { Database } from "./db/schema";
+import type { Realtime } from "./realtime";
+
+/** A time-driven job: acts on what is due at `now` and answers how many rows it acted on. */
+export interface SweepJob {
+  name: string;
+  run(input: { db: Database; realtime: Realtime; now: Date }): Promise<number>;
+}
+
+export interface Sweeper {
+  /** Runs every job once (the start-up run, the interval, tests). A run already under way is joined, not doubled. */
+  runOnce(): Promise<Record<string, number>>;
+  /** Stops the interval and waits for a run under way, before the database closes. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The one sweeper for everything time-driven (CONVENTIONS "Money and deadlines"): every server process runs it
+ * at start-up (for anything missed while no process was up) and every 30 s. Each job claims its due rows with
+ * `FOR UPDATE SKIP LOCKED`, so however many replicas sweep at once, the database hands each row to one of them.
+ * Time comes from `clock`, which tests move. A failing job is logged and tried again at the next run.
+ */
+export function startSweeper({
+  db,
+  realtime,
+  jobs,
+  clock = () => new Date(),
+  intervalMs = SWEEP_INTERVAL_MS,
+}: {
+  db: Database;
+  realtime: Realtime;
+  jobs: SweepJob[];
+  clock?: () => Date;
+  intervalMs?: number;
+}): Sweeper {
+  let running: Promise<Record<string, number>> | undefined;
+  let stopped = false;
+  const runOnce = () =>
+    (running ??= (async () => {
+      const done: Record<string, number> = {};
+      try {
+        for (const job of jobs) {
+          if (stopped) break;
+          try {
+            done[job.name] = await job.run({ db, realtime, now: clock() });
+            if (done[job.name]! > 0) console.log(`[sweeper] ${job.name}: ${done[job.name]}`);
+          } catch (error) {
+            console.error(`[sweeper] ${job.name} failed:`, (error as Error).message);
+          }
+        }
+        return done;
+      } finally {
+        running = undefined;
+      }
+    })());
+  const timer = setInterval(() => void runOnce(), intervalMs);
+  timer.unref();
+  void runOnce();
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
