@@ -89,8 +89,9 @@ export async function axeViolations(page: Page, { javaScriptEnabled = true } = {
 
 /** A navigation that happens while axe runs is the test moving on, not a finding: the new page is checked itself. */
 const isNavigationRace = (error: unknown) =>
-  // The last one: the document that axe was injected into was replaced before axe.run was called.
-  /Execution context was destroyed|navigat|Target page, context or browser has been closed|frame was detached|reading 'run'/i.test(
+  // The last one: the document that axe was injected into was replaced before axe.run (or, in a frame, axe.runPartial)
+  // was called, so `axe` is undefined in the new one.
+  /Execution context was destroyed|navigat|Target page, context or browser has been closed|frame was detached|reading 'run(Partial)?'/i.test(
     String(error),
   );
 
