@@ -42,8 +42,16 @@ export function Toaster({ flashed }: { flashed: Toast | null }) {
     window.addEventListener(SHOW_TOAST_EVENT, onShow);
     return () => window.removeEventListener(SHOW_TOAST_EVENT, onShow);
   }, []);
-  useRealtimeEvent<Notification>(RealtimeEvent.notificationNew, (notification) =>
-    add({ id: notification.id, type: "info", title: notification.title, description: notification.body || undefined, link: notification.link ?? undefined }),
+  useRealtimeEvent<Notification>(RealtimeEvent.notificationNew, (notification) => {
+    // A session starting or being extended has its own live event below, with the same news: one toast, not two.
+    if (notification.type === "booking" && /が(開始|延長)されました$/.test(notification.title)) return;
+    add({ id: notification.id, type: "info", title: notification.title, description: notification.body || undefined, link: notification.link ?? undefined });
+  });
+  useRealtimeEvent<{ bookingId: string; ticketTitle: string }>(RealtimeEvent.gameStarted, ({ bookingId, ticketTitle }) =>
+    add({ id: `started:${bookingId}`, type: "success", title: `「${ticketTitle}」が開始されました`, description: "販売者がプレイを開始しました。", link: "/settings/ticket-management" }),
+  );
+  useRealtimeEvent<{ bookingId: string; message: string }>(RealtimeEvent.gameExtended, ({ bookingId, message }) =>
+    add({ id: `extended:${bookingId}:${message}`, type: "info", title: "プレイが延長されました", description: message, link: "/settings/ticket-management" }),
   );
 
   return (

@@ -71,7 +71,15 @@ export interface Ticket {
   cancelReason: CancelReason | null;
   createdAt: string;
   /** Every action, whether the viewer may take it now, and if not why. */
-  actions: Array<{ action: BookingAction; label: string; allowed: boolean; reason: string | null }>;
+  actions: Array<{
+    action: BookingAction;
+    label: string;
+    allowed: boolean;
+    /** Why it is not allowed now (null when allowed or already done). */
+    reason: string | null;
+    /** The action belongs to the other party: never this person's to take. */
+    othersOnly: boolean;
+  }>;
 }
 
 const escrowOf = (bookingId: string) => `booking:${bookingId}`;
@@ -128,6 +136,7 @@ function toTicket(row: BookingRow, viewerId: string, people: Map<string, TicketP
       label,
       allowed: verdict.kind === "allowed",
       reason: verdict.kind === "denied" ? verdict.reason : null,
+      othersOnly: verdict.kind === "denied" && verdict.status === 403,
     })),
   };
 }

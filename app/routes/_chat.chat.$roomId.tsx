@@ -194,6 +194,13 @@ export default function ChatRoomPage() {
         <ol className="space-y-3" aria-label="メッセージ一覧">
           {shown.map((message) => {
             const mine = message.sender.uid === loaded.viewerId;
+            if (message.messageType === "ticket_purchased" || message.messageType === "ticket_cancelled") {
+              return (
+                <li key={message.id} className="flex justify-center">
+                  <TicketNotice message={message} />
+                </li>
+              );
+            }
             return (
               <li key={message.id} className={`flex ${mine ? "justify-end" : "justify-start"}`}>
                 <div className={`max-w-[80%] rounded-2xl px-4 py-2 ${mine ? "bg-brand-600 text-white" : "bg-white ring-1 ring-slate-200"} ${message.pending ? "opacity-60" : ""}`}>
@@ -226,5 +233,25 @@ export default function ChatRoomPage() {
         </div>
       </Form>
     </section>
+  );
+}
+
+/** A ticket bought or cancelled (SPEC §4), shown as a card in the conversation rather than as someone's words. */
+function TicketNotice({ message }: { message: Pick<ChatMessage, "messageType" | "content" | "metadata" | "createdAt"> }) {
+  const cancelled = message.messageType === "ticket_cancelled";
+  return (
+    <div className={`w-full max-w-md rounded-xl px-4 py-3 text-sm ring-1 ${cancelled ? "bg-slate-50 ring-slate-300" : "bg-amber-50 ring-amber-200"}`} data-testid="ticket-notice">
+      <p className="font-bold">{cancelled ? "チケットのキャンセル" : "チケットの購入"}</p>
+      <p className="mt-1 whitespace-pre-wrap break-words">{message.content}</p>
+      {message.metadata?.caption ? <p className="mt-1 text-slate-700">{message.metadata.caption}</p> : null}
+      <p className="mt-2 flex items-center justify-between gap-2">
+        <Link to="/settings/ticket-management" className="font-semibold text-brand-700 underline">
+          チケット管理で見る
+        </Link>
+        <time className="text-xs text-slate-600" dateTime={isoString(message.createdAt)}>
+          {formatDateTime(message.createdAt)}
+        </time>
+      </p>
+    </div>
   );
 }

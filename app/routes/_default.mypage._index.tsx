@@ -10,8 +10,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { profile };
 }
 
-// Only destinations that exist; later features add theirs (schedule, footprints, ticket registration).
+// Only destinations that exist; later features add theirs (footprints).
 const links = [
+  { to: "/mypage/schedule", title: "スケジュール", body: "予約が確定したプレイの予定（日本時間）" },
+  { to: "/settings/ticket-management", title: "チケット管理", body: "購入・販売したチケットの承認・開始・完了" },
+  { to: "/mypage/ticket-registration", title: "チケット登録", body: "一緒に遊ぶ時間をチケットとして出品" },
   { to: "/mypage/gamer-edit", title: "プロフィール編集", body: "表示名・自己紹介・遊んでいるゲーム" },
   { to: "/settings/coin-history", title: "コイン履歴", body: "コインの購入・利用・売上の履歴と残高" },
   { to: "/coins", title: "コインを購入", body: "コインパッケージの一覧（税込価格）" },

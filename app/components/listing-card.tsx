@@ -1,0 +1,29 @@
+import { Link } from "@remix-run/react";
+import { formatNumber } from "~/lib/format";
+import type { Listing } from "~/models/listings.server";
+import { CoinIcon } from "./coin-purchase";
+import { Avatar } from "./presence";
+
+/** A listing in a list (the ticket list, later a profile, explore and game pages): who, what game, price per slot. */
+export function ListingCard({ listing }: { listing: Listing }) {
+  return (
+    <article className="flex h-full flex-col gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+      <div className="flex items-center gap-3">
+        <Avatar name={listing.seller.displayName} src={listing.seller.avatar} presence={{ userId: listing.seller.uid, online: listing.seller.online }} />
+        <div className="min-w-0">
+          <p className="truncate text-sm font-semibold">{listing.seller.displayName}</p>
+          <p className="text-xs text-slate-600">{listing.game.name}</p>
+        </div>
+      </div>
+      <h3 className="font-bold">
+        <Link to={`/tickets/${listing.id}`} className="text-brand-700 underline-offset-2 hover:underline">
+          {listing.title}
+        </Link>
+      </h3>
+      <p className="mt-auto flex items-center gap-1 text-sm">
+        <CoinIcon size={16} />
+        <strong>{formatNumber(listing.pricePerUnit)}</strong>コイン / {listing.minutesPerUnit}分
+      </p>
+    </article>
+  );
+}

@@ -1,0 +1,139 @@
+import { Form, Link } from "@remix-run/react";
+import { BOOKING_STATUS_LABELS } from "~/lib/booking-rules";
+import { formatMinutes } from "~/lib/booking-time";
+import { LISTING_MAX_UNITS } from "~/lib/constants";
+import { formatNumber } from "~/lib/format";
+import { formatDateTime, isoString } from "~/lib/time";
+import type { Ticket } from "~/models/bookings.server";
+import { Avatar } from "./presence";
+
+const statusTones = {
+  pending: "bg-amber-100 text-amber-900",
+  accepted: "bg-brand-50 text-brand-700",
+  in_progress: "bg-green-100 text-green-800",
+  completed: "bg-slate-200 text-slate-800",
+  cancelled: "bg-slate-100 text-slate-700",
+} as const;
+
+const cancelReasons = {
+  buyer: "購入者がキャンセルしました",
+  seller: "販売者がキャンセルしました",
+  no_show: "販売者が参加しなかったため購入者がキャンセルしました",
+  accept_deadline: "48時間以内に承認されなかったため自動でキャンセルされました",
+  not_started: "開始されなかったため自動でキャンセルされました",
+} as const;
+
+/**
+ * A booking as one of its two people sees it: the other person (labelled 購入者 or 販売者), the session, its
+ * state, the actions this person may take now as plain forms, and why the others are not available.
+ */
+export function TicketCard({ ticket, extensionKey, error, redirectTo }: { ticket: Ticket; extensionKey?: string; error?: string | null; redirectTo: string }) {
+  const other = ticket.isSeller ? ticket.buyer : ticket.seller;
+  const allowed = ticket.actions.filter((item) => item.allowed);
+  // What this person could do in another state or at another time; actions that are never theirs are not listed.
+  const unavailable = ticket.actions.filter((item) => !item.allowed && item.reason && !item.othersOnly);
+  const closed = ticket.status === "completed" || ticket.status === "cancelled";
+  const titleId = `ticket-${ticket.id}-title`;
+
+  return (
+    <article aria-labelledby={titleId} className="space-y-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200" data-ticket-id={ticket.id}>
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <h3 id={titleId} className="font-bold">
+          <Link to={`/tickets/${ticket.listingId}`} className="text-brand-700 underline-offset-2 hover:underline">
+            {ticket.title}
+          </Link>
+        </h3>
+        <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${statusTones[ticket.status]}`}>{BOOKING_STATUS_LABELS[ticket.status]}</span>
+      </div>
+      <div className="flex items-center gap-2 text-sm">
+        <Avatar name={other.displayName} src={other.avatar} size="sm" />
+        <span className="text-slate-600">{ticket.isSeller ? "購入者" : "販売者"}</span>
+        <span className="font-semibold">{other.displayName}</span>
+      </div>
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
+        <Fact label="開始希望">
+          <time dateTime={isoString(ticket.desiredStartTime)}>{formatDateTime(ticket.desiredStartTime)}</time>
+        </Fact>
+        <Fact label="時間">
+          {ticket.units}枠・{formatMinutes(ticket.totalMinutes)}
+        </Fact>
+        <Fact label="コイン">{formatNumber(ticket.totalPrice)}</Fact>
+        {ticket.status === "pending" ? <Fact label="承認期限">{formatDateTime(ticket.acceptDeadline)}</Fact> : null}
+        {ticket.status === "in_progress" && ticket.endsAt ? <Fact label="終了予定">{formatDateTime(ticket.endsAt)}</Fact> : null}
+        {ticket.status === "completed" && ticket.completedAt ? <Fact label="完了">{formatDateTime(ticket.completedAt)}</Fact> : null}
+      </dl>
+      {ticket.note ? <p className="whitespace-pre-wrap break-words rounded-lg bg-slate-50 px-3 py-2 text-sm">{ticket.note}</p> : null}
+      {ticket.status === "accepted" || ticket.status === "in_progress" ? (
+        <p className="text-xs text-slate-600">
+          参加：購入者 {ticket.buyerCheckedInAt ? "✓ 参加済み" : "未"}・販売者 {ticket.sellerCheckedInAt ? "✓ 参加済み" : "未"}
+        </p>
+      ) : null}
+      {ticket.status === "cancelled" && ticket.cancelReason ? <p className="text-sm text-slate-600">{cancelReasons[ticket.cancelReason]}（全額返金済み）</p> : null}
+      {error ? (
+        <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+      {allowed.length ? (
+        <div className="flex flex-wrap items-end gap-2">
+          {allowed.map((item) =>
+            item.action === "extend" ? (
+              <Form key={item.action} method="post" className="flex items-end gap-2">
+                <Hidden ticket={ticket} action="extend" redirectTo={redirectTo} />
+                <input type="hidden" name="idempotencyKey" value={extensionKey} />
+                <label className="text-sm">
+                  <span className="sr-only">延長する枠数</span>
+                  <select name="units" defaultValue="1" className="field-input py-1">
+                    {Array.from({ length: LISTING_MAX_UNITS }, (_, index) => index + 1).map((units) => (
+                      <option key={units} value={units}>
+                        {units}枠（{formatNumber(ticket.pricePerUnit * units)}コイン）
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <button type="submit" className="btn-secondary min-h-9 px-3 text-sm">
+                  {item.label}
+                </button>
+              </Form>
+            ) : (
+              <Form key={item.action} method="post">
+                <Hidden ticket={ticket} action={item.action} redirectTo={redirectTo} />
+                <button type="submit" className={`${item.action === "cancel" ? "btn-secondary" : "btn-primary"} min-h-9 px-3 text-sm`}>
+                  {item.label}
+                </button>
+              </Form>
+            ),
+          )}
+        </div>
+      ) : null}
+      {!closed && unavailable.length ? (
+        <ul className="list-inside list-disc text-xs text-slate-600" aria-label="今はできない操作">
+          {unavailable.map((item) => (
+            <li key={item.action}>
+              {item.label}：{item.reason}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </article>
+  );
+}
+
+function Hidden({ ticket, action, redirectTo }: { ticket: Ticket; action: string; redirectTo: string }) {
+  return (
+    <>
+      <input type="hidden" name="bookingId" value={ticket.id} />
+      <input type="hidden" name="intent" value={action} />
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+    </>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <dt className="text-xs text-slate-600">{label}</dt>
+      <dd className="font-semibold">{children}</dd>
+    </div>
+  );
+}

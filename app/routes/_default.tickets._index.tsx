@@ -1,0 +1,102 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { ListingCard } from "~/components/listing-card";
+import { GAME_SLUG_MAX, LISTINGS_PAGE_SIZE, PAGE_NUMBER_MAX } from "~/lib/constants";
+import { pageMeta } from "~/lib/meta";
+import { parseQuery } from "~/lib/params";
+import { singleLineText } from "~/lib/schemas";
+import { listGames } from "~/models/game.server";
+import { listListings } from "~/models/listings.server";
+
+export const meta: MetaFunction = () => pageMeta("チケット一覧", "GamerMatchで購入できるゲームプレイのチケット一覧です。ゲームで絞り込めます。");
+
+const querySchema = z.object({
+  game: singleLineText(GAME_SLUG_MAX, { required: false }).optional(),
+  page: z.coerce.number().int().min(0).max(PAGE_NUMBER_MAX).optional().default(0),
+});
+
+/** Every active listing, newest first, by game: until explore exists, how buyers find a seller. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { game, page } = parseQuery(querySchema, request);
+  const viewer = await context.auth.getUser();
+  const [games, { listings, hasMore }] = await Promise.all([
+    listGames({ db: context.db }),
+    listListings({ db: context.db, gameSlug: game || undefined, viewerId: viewer?.id, limit: LISTINGS_PAGE_SIZE, offset: page * LISTINGS_PAGE_SIZE }),
+  ]);
+  return { games, listings, hasMore, game: game ?? "", page, signedIn: !!viewer };
+}
+
+export default function TicketsPage() {
+  const { games, listings, hasMore, game, page, signedIn } = useLoaderData<typeof loader>();
+  const pageLink = (to: number) => `?${new URLSearchParams({ ...(game ? { game } : {}), ...(to ? { page: String(to) } : {}) })}`;
+  return (
+    <section aria-labelledby="tickets-title" className="space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 id="tickets-title" className="text-2xl font-bold">
+            チケット一覧
+          </h1>
+          <p className="mt-1 text-sm text-slate-600">一緒に遊びたい相手のチケットを選んで、開始希望日時を決めて購入します。</p>
+        </div>
+        <Link to={signedIn ? "/mypage/ticket-registration" : "/signup"} className="btn-secondary min-h-9 px-3 text-sm">
+          チケットを出品する
+        </Link>
+      </div>
+      <Form method="get" className="flex flex-wrap items-end gap-2">
+        <div>
+          <label htmlFor="game-filter" className="field-label">
+            ゲーム
+          </label>
+          <select id="game-filter" name="game" defaultValue={game} className="field-input">
+            <option value="">すべてのゲーム</option>
+            {games.map((item) => (
+              <option key={item.slug} value={item.slug}>
+                {item.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="btn-primary min-h-10">
+          絞り込む
+        </button>
+      </Form>
+      {listings.length === 0 ? (
+        <div className="rounded-xl bg-white p-8 text-center ring-1 ring-slate-200">
+          <p className="font-semibold">{game ? "このゲームのチケットはまだありません。" : "まだチケットがありません。"}</p>
+          <p className="mt-2 text-sm text-slate-600">
+            {game ? (
+              <Link to="/tickets" className="text-brand-700 underline">
+                すべてのゲームのチケットを見る
+              </Link>
+            ) : (
+              "最初の出品者になってみませんか？"
+            )}
+          </p>
+        </div>
+      ) : (
+        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {listings.map((listing) => (
+            <li key={listing.id}>
+              <ListingCard listing={listing} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <nav aria-label="ページ送り" className="flex justify-between text-sm">
+        {page > 0 ? (
+          <Link to={pageLink(page - 1)} className="text-brand-700 underline">
+            前のページ
+          </Link>
+        ) : (
+          <span />
+        )}
+        {hasMore ? (
+          <Link to={pageLink(page + 1)} className="text-brand-700 underline">
+            次のページ
+          </Link>
+        ) : null}
+      </nav>
+    </section>
+  );
+}
