@@ -119,8 +119,14 @@ export default function ConfirmBookingPage() {
               <Row label="お支払い">
                 <strong>{formatNumber(total)}コイン</strong>
               </Row>
-              <Row label="購入後の残高">
-                {formatNumber(balance)} → <strong>{formatNumber(balance - total)}コイン</strong>
+              <Row label={short ? "現在の残高" : "購入後の残高"}>
+                {short ? (
+                  `${formatNumber(balance)}コイン`
+                ) : (
+                  <>
+                    {formatNumber(balance)} → <strong>{formatNumber(balance - total)}コイン</strong>
+                  </>
+                )}
               </Row>
             </tbody>
           </table>

@@ -1,8 +1,11 @@
 import { COIN_PACKAGES } from "../../app/lib/constants";
-import { creditPurchase } from "../../app/models/coins.server";
+import { creditPurchase, holdInEscrow, refundEscrow, releaseEscrow } from "../../app/models/coins.server";
+import { DateTime } from "luxon";
+import { ACCEPT_DEADLINE_MS, DEFAULT_PLATFORM_FEE_PERCENT, DISPLAY_TIME_ZONE } from "../../app/lib/constants";
 import { chatStartedNotification, recordNotifications, welcomeNotification } from "../../app/models/notification.server";
 import { hashPassword } from "../auth/passwords";
-import type { Database, NewGame } from "./schema";
+import type { Transaction } from "kysely";
+import type { DB, Database, NewGame } from "./schema";
 
 /**
  * Demo data for an empty database, so a newcomer sees a living site. Each feature adds its part
@@ -38,6 +41,7 @@ export async function seedDemoData(db: Database, { demoAccounts = false }: { dem
         .executeTakeFirst();
       if (order) await creditPurchase(trx, { userId: account.id, coins: pack.coins, reference: `coin_order:${order.id}` });
     }
+    await seedDemoTickets(trx, games);
     // A conversation between the first two, so /chat is not empty for a newcomer.
     const [minato, sora] = DEMO_ACCOUNTS;
     const room = await trx
@@ -59,6 +63,112 @@ export async function seedDemoData(db: Database, { demoAccounts = false }: { dem
     ]);
   });
 }
+
+/**
+ * Listings in several games, and bookings between the demo accounts in every state, so ticket registration,
+ * ticket management and the schedule show something on a fresh start. The coins move through the ledger.
+ */
+async function seedDemoTickets(trx: Transaction<DB>, games: Map<string, number>) {
+  const [minato, sora, haru] = DEMO_ACCOUNTS;
+  const listings = await trx
+    .insertInto("listings")
+    .values(
+      DEMO_LISTINGS.map(([seller, slug, title, description, price, minutes, maxUnits]) => ({
+        seller_id: DEMO_ACCOUNTS[seller].id,
+        game_id: games.get(slug)!,
+        title,
+        description,
+        price_per_unit: price,
+        minutes_per_unit: minutes,
+        max_units: maxUnits,
+      })),
+    )
+    .returning(["id", "seller_id", "title", "price_per_unit", "minutes_per_unit"])
+    .execute();
+  const now = Date.now();
+  const hour = 3600_000;
+  const at = (offset: number) => new Date(Math.floor((now + offset) / (15 * 60_000)) * 15 * 60_000);
+  // An evening in Japan, `days` from today: when people actually play.
+  const evening = (days: number, hourOfDay: number) =>
+    DateTime.fromMillis(now, { zone: DISPLAY_TIME_ZONE }).plus({ days }).set({ hour: hourOfDay, minute: 0, second: 0, millisecond: 0 }).toJSDate();
+  const book = async (listingIndex: number, buyer: { id: string }, units: number, createdAgo: number, desiredStart: Date) => {
+    const listing = listings[listingIndex]!;
+    const created = new Date(now - createdAgo);
+    const booking = await trx
+      .insertInto("bookings")
+      .values({
+        listing_id: listing.id,
+        buyer_id: buyer.id,
+        seller_id: listing.seller_id,
+        title: listing.title,
+        price_per_unit: listing.price_per_unit,
+        minutes_per_unit: listing.minutes_per_unit,
+        units,
+        total_price: listing.price_per_unit * units,
+        total_minutes: listing.minutes_per_unit * units,
+        desired_start_at: desiredStart,
+        accept_deadline_at: new Date(created.getTime() + ACCEPT_DEADLINE_MS),
+        idempotency_key: `demo-seed-${listingIndex}-${buyer.id}`,
+        created_at: created,
+        updated_at: created,
+      })
+      .returning(["id", "total_minutes"])
+      .executeTakeFirstOrThrow();
+    await holdInEscrow(trx, { payerId: buyer.id, payeeId: listing.seller_id, amount: listing.price_per_unit * units, reference: `booking:${booking.id}` });
+    return booking;
+  };
+  // Waiting for Minato to accept.
+  await book(0, sora, 1, 2 * hour, evening(2, 21));
+  // Accepted: on both schedules tomorrow.
+  const accepted = await book(1, haru, 1, 20 * hour, evening(1, 22));
+  await trx.updateTable("bookings").set({ status: "accepted", accepted_at: new Date(now - 19 * hour) }).where("id", "=", accepted.id).execute();
+  // In progress right now: Haru coaching Sora.
+  const playing = await book(4, sora, 2, 26 * hour, at(-10 * 60_000));
+  await trx
+    .updateTable("bookings")
+    .set({
+      status: "in_progress",
+      accepted_at: new Date(now - 25 * hour),
+      started_at: at(-10 * 60_000),
+      ends_at: new Date(at(-10 * 60_000).getTime() + playing.total_minutes * 60_000),
+      seller_checked_in_at: at(-10 * 60_000),
+      buyer_checked_in_at: at(-8 * 60_000),
+    })
+    .where("id", "=", playing.id)
+    .execute();
+  // Completed two days ago: Sora was paid, less the fee.
+  const done = await book(2, minato, 1, 72 * hour, at(-50 * hour));
+  await trx
+    .updateTable("bookings")
+    .set({
+      status: "completed",
+      accepted_at: new Date(now - 70 * hour),
+      started_at: at(-50 * hour),
+      ends_at: new Date(at(-50 * hour).getTime() + done.total_minutes * 60_000),
+      completed_at: new Date(at(-50 * hour).getTime() + done.total_minutes * 60_000),
+      completed_by: "buyer",
+    })
+    .where("id", "=", done.id)
+    .execute();
+  await releaseEscrow(trx, { reference: `booking:${done.id}`, feePercent: DEFAULT_PLATFORM_FEE_PERCENT });
+  // Cancelled by the seller before it started: refunded.
+  const cancelled = await book(3, haru, 1, 40 * hour, evening(3, 20));
+  await trx
+    .updateTable("bookings")
+    .set({ status: "cancelled", cancelled_at: new Date(now - 30 * hour), cancelled_by: "seller", cancel_reason: "seller" })
+    .where("id", "=", cancelled.id)
+    .execute();
+  await refundEscrow(trx, { reference: `booking:${cancelled.id}` });
+}
+
+/** [seller index, game, title, description, coins per slot, minutes per slot, max slots] */
+const DEMO_LISTINGS: ReadonlyArray<readonly [0 | 1 | 2, string, string, string, number, number, number]> = [
+  [0, "apex-legends", "ランク上げ手伝います（ダイヤ帯まで）", "ボイスチャットあり。立ち回りのコツも教えます。", 500, 60, 4],
+  [0, "valorant", "VALORANT エイム練習に付き合います", "デスマッチとカスタムでエイム練習。初心者歓迎。", 300, 30, 4],
+  [1, "splatoon-3", "スプラ3 オープンでのんびりバトル", "22時以降が中心です。ガチでもエンジョイでも。", 300, 60, 3],
+  [1, "pokemon-unite", "ユナイト ランクマッチ一緒に回しましょう", "サポート中心で動きます。", 500, 30, 6],
+  [2, "street-fighter-6", "スト6 コーチング（モダン・クラシック）", "対戦しながら弱点と練習メニューをお伝えします。", 1000, 30, 4],
+];
 
 const DEMO_CONVERSATION: ReadonlyArray<readonly [0 | 1, string]> = [
   [1, "はじめまして！APEXのランク上げを手伝ってもらえませんか？"],

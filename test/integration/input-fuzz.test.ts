@@ -8,6 +8,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBrowserMember, createMember, PASSWORD, signUp, uniqueEmail } from "../support/auth";
 import { startTestServer, type TestServer } from "../support/server";
+import { creditPurchase } from "../../app/models/coins.server";
 
 /**
  * Every way in that takes input (each /api route and method, each route module with an action, each /auth/v1
@@ -183,6 +184,10 @@ interface Context {
   otherId: string;
   roomId: string;
   blockTargetId: string;
+  /** Another member's listing (the member may book it), the member's own, and a booking of the member's. */
+  listingId: string;
+  ownListingId: string;
+  bookingId: string;
   /** Sessions that the sign-out and refresh rows may end, so the others keep theirs. */
   logoutCookie: string;
   logoutBearer: string;
@@ -224,6 +229,28 @@ const post = (path: string, body: fc.Arbitrary<{ body: Sent["body"]; headers: Re
   body.map(({ body, headers }) => ({ method, path, body, headers }));
 const get = (path: string, query: fc.Arbitrary<string> = fc.constant("")) => query.map((search) => ({ method: "GET", path: path + search }));
 const bodyless = (method: string, path: fc.Arbitrary<string>) => path.map((pathname) => ({ method, path: pathname }));
+
+const validListing = { title: "ランク上げ", gameSlug: "apex-legends", description: "説明\nです", pricePerUnit: 500, minutesPerUnit: 60, maxUnits: 2 };
+const listingFields = {
+  title: text(validListing.title),
+  gameSlug: text(validListing.gameSlug),
+  description: text(validListing.description),
+  pricePerUnit: fc.constantFrom(100, 500, "1000", 50000),
+  minutesPerUnit: fc.constantFrom(15, "60", 120),
+  maxUnits: fc.constantFrom(1, "8"),
+};
+/** A start time tomorrow, as seconds, milliseconds, an ISO string and a form's `datetime-local`. */
+function purchaseFields() {
+  const tomorrow = Date.now() + 86_400_000;
+  const local = new Date(tomorrow + 9 * 3600_000).toISOString().slice(0, 16);
+  return {
+    units: fc.constantFrom(1, "2"),
+    desiredStartTime: fc.constantFrom(Math.floor(tomorrow / 1000), tomorrow, new Date(tomorrow).toISOString(), local),
+    note: text("よろしくお願いします"),
+  };
+}
+const stringFields = (fields: Record<string, fc.Arbitrary<unknown>>) =>
+  Object.fromEntries(Object.entries(fields).map(([name, arbitrary]) => [name, arbitrary.map(String)]));
 
 const rows: Row[] = [
   // /api JSON routes
@@ -283,6 +310,49 @@ const rows: Row[] = [
       fc
         .tuple(fc.option(headerValue(randomUUID())), jsonBody({ packageId: fc.constantFrom(1, 7, "3") }))
         .map(([key, sent]) => ({ method: "POST", path: "/api/coins/orders", body: sent.body, headers: { ...sent.headers, ...(key === null ? {} : { "Idempotency-Key": key }) } })),
+  },
+  {
+    route: "routes/api.listings",
+    method: "GET",
+    as: "bearer",
+    request: (ctx) =>
+      get("/api/listings", queryString({ game: text("apex-legends"), sellerId: fc.constant(ctx.otherId), limit: fc.constantFrom("1", "50"), offset: fc.constantFrom("0", "3") })),
+  },
+  {
+    route: "routes/api.listings",
+    method: "POST",
+    as: "bearer",
+    request: () => post("/api/listings", jsonBody(listingFields)),
+    examples: () => [jsonExample("/api/listings", { ...validListing, title: `ラン${NUL}ク` }), jsonExample("/api/listings", { ...validListing, pricePerUnit: 1e400 })],
+  },
+  { route: "routes/api.listings.$id", method: "GET", as: "bearer", request: (ctx) => segment(ctx.listingId).chain((id) => get(`/api/listings/${id}`)) },
+  {
+    route: "routes/api.listings.$id",
+    method: "PATCH",
+    as: "bearer",
+    request: (ctx) =>
+      fc
+        .tuple(segment(ctx.ownListingId), jsonBody({ title: text("新しいタイトル"), status: fc.constantFrom("active", "paused"), pricePerUnit: fc.constantFrom(300, "2000") }))
+        .chain(([id, sent]) => post(`/api/listings/${id}`, fc.constant(sent), "PATCH")),
+  },
+  {
+    route: "routes/api.listings.$id.purchase",
+    method: "POST",
+    as: "bearer",
+    request: (ctx) =>
+      fc
+        .tuple(segment(ctx.listingId), fc.option(headerValue(randomUUID())), jsonBody(purchaseFields()))
+        .map(([id, key, sent]) => ({ method: "POST", path: `/api/listings/${id}/purchase`, body: sent.body, headers: { ...sent.headers, ...(key === null ? {} : { "Idempotency-Key": key }) } })),
+  },
+  { route: "routes/api.tickets.all", method: "GET", as: "bearer", request: () => get("/api/tickets/all", queryString({ x: nastyString })) },
+  {
+    route: "routes/api.tickets.$id.$action",
+    method: "POST",
+    as: "bearer",
+    request: (ctx) =>
+      fc
+        .tuple(segment(ctx.bookingId), fc.constantFrom("accept", "cancel", "start", "extend", "check-in", "complete", "refund"), fc.option(headerValue(randomUUID())), jsonBody({ units: fc.constantFrom(1, "2") }))
+        .map(([id, action, key, sent]) => ({ method: "POST", path: `/api/tickets/${id}/${action}`, body: sent.body, headers: { ...sent.headers, ...(key === null ? {} : { "Idempotency-Key": key }) } })),
   },
   { route: "routes/api.coins.packages", method: "GET", as: "bearer", request: () => get("/api/coins/packages", queryString({ x: nastyString })) },
   {
@@ -394,6 +464,59 @@ const rows: Row[] = [
     as: "cookie",
     request: () => fc.tuple(segment("2"), formBody({ idempotencyKey: fc.constant(null).map(() => randomUUID()) })).chain(([id, form]) => post(`/coins/checkout/${id}`, fc.constant(form))),
   },
+  {
+    route: "routes/_store.mypage.ticket-registration",
+    method: "POST",
+    as: "cookie",
+    request: (ctx) =>
+      post(
+        "/mypage/ticket-registration",
+        formBody({
+          intent: fc.constantFrom("status", "save"),
+          listingId: fc.constant(ctx.ownListingId),
+          status: fc.constantFrom("active", "paused"),
+          title: text("フォームのチケット"),
+          gameSlug: text("apex-legends"),
+          description: text("説明\r\nです"),
+          pricePerUnit: fc.constantFrom("100", "50000"),
+          minutesPerUnit: fc.constantFrom("15", "120"),
+          maxUnits: fc.constantFrom("1", "8"),
+        }),
+      ),
+  },
+  {
+    route: "routes/_default.tickets.$id.confirm",
+    method: "POST",
+    as: "cookie",
+    request: (ctx) =>
+      fc
+        .tuple(segment(ctx.listingId), formBody({ ...stringFields(purchaseFields()), idempotencyKey: fc.constant(null).map(() => randomUUID()) }))
+        .chain(([id, form]) => post(`/tickets/${id}/confirm`, fc.constant(form))),
+  },
+  {
+    route: "routes/_default.tickets.$id.confirm",
+    method: "GET",
+    as: "cookie",
+    request: (ctx) => get(`/tickets/${ctx.listingId}/confirm`, queryString({ ...stringFields(purchaseFields()), key: fc.constant(null).map(() => randomUUID()) })),
+  },
+  { route: "routes/_default.tickets._index", method: "GET", as: "cookie", request: () => get("/tickets", queryString({ game: text("apex-legends"), page: fc.constantFrom("0", "1") })) },
+  {
+    route: "routes/_settings.settings.ticket-management",
+    method: "POST",
+    as: "cookie",
+    request: (ctx) =>
+      post(
+        "/settings/ticket-management",
+        formBody({
+          bookingId: fc.constant(ctx.bookingId),
+          intent: fc.constantFrom("accept", "cancel", "start", "extend", "check-in", "complete"),
+          units: fc.constantFrom("1", "3"),
+          idempotencyKey: fc.constant(null).map(() => randomUUID()),
+          redirectTo: text("/settings/ticket-management?role=buyer"),
+        }),
+      ),
+  },
+  { route: "routes/_settings.settings.ticket-management", method: "GET", as: "cookie", request: () => get("/settings/ticket-management", queryString({ role: fc.constantFrom("buyer", "seller") })) },
   { route: "routes/_settings.settings._index", method: "POST", as: "cookie", request: () => post("/settings", formBody({ scope: fc.constant("global") })) },
   { route: "routes/_default.$", method: "POST", as: "cookie", request: () => segment("no-such-page").chain((page) => post(`/${page}`, formBody({ a: nastyString }))) },
   { route: "routes/auth.discord", method: "POST", as: "cookie", request: () => post("/auth/discord", formBody({ redirectTo: text("/chat") })) },
@@ -510,6 +633,18 @@ beforeAll(async () => {
   const inquiryPage = await (await app.request("/inquiry")).text();
   const honeypotValidFrom = /name="from__confirm"[^>]*value="([^"]+)"/.exec(inquiryPage)?.[1];
   if (!honeypotValidFrom) throw new Error("the inquiry form has no honeypot timestamp");
+  // Something to book: a game, a listing of the other member's, the member's own listing and a booking, with coins.
+  const db = app.database.db;
+  await db.insertInto("games").values({ slug: "apex-legends", name: "Apex Legends", name_kana: "エーペックスレジェンズ" }).onConflict((oc) => oc.doNothing()).execute();
+  await db.transaction().execute((trx) => creditPurchase(trx, { userId: browser.id, coins: 100_000, reference: "fuzz" }));
+  const listingOf = async (member: { api: typeof browser.api }) =>
+    ((await (await member.api("/api/listings", { json: validListing })).json()) as { data: { listing: { id: string } } }).data.listing.id;
+  const [listingId, ownListingId] = await Promise.all([listingOf(other), listingOf(browser)]);
+  const booked = await browser.api(`/api/listings/${listingId}/purchase`, {
+    json: { units: 1, desiredStartTime: Date.now() + 86_400_000 },
+    headers: { "Idempotency-Key": randomUUID() },
+  });
+  const bookingId = ((await booked.json()) as { data: { ticket: { id: string } } }).data.ticket.id;
   const { email } = await app.database.db.selectFrom("auth_users").select("email").where("id", "=", browser.id).executeTakeFirstOrThrow();
   ctx = {
     app,
@@ -520,6 +655,9 @@ beforeAll(async () => {
     otherId: other.id,
     roomId: ((await room.json()) as { data: { chatRoom: { id: string } } }).data.chatRoom.id,
     blockTargetId: blockTarget.id,
+    listingId,
+    ownListingId,
+    bookingId,
     logoutCookie: logoutBrowser.jar.header(),
     logoutBearer: logoutSession.session.access_token,
     refreshToken: refreshSession.session.refresh_token,
