@@ -121,14 +121,16 @@ function helpersFor(getDatabase: () => TestDatabase) {
   return { db, rec, newUsers, buy, newListing, book, act, counts, total, noLedgerProblems, ledgerOf, refused, repeated };
 }
 
+// One database for the file (a fresh PGlite is slow to migrate); the sweeper's tests first settle what is left.
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await newDatabase();
+});
+afterAll(async () => {
+  await database?.dispose();
+});
+
 describe(`bookings on ${testEngine}`, () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await newDatabase();
-  });
-  afterAll(async () => {
-    await database?.dispose();
-  });
   const h = helpersFor(() => database);
   const { rec, newUsers, buy, newListing, book, act, counts, total, noLedgerProblems, ledgerOf, refused, repeated } = h;
 
@@ -292,7 +294,7 @@ describe(`bookings on ${testEngine}`, () => {
     const [seller, buyer, stranger] = (await newUsers(3)) as [string, string, string];
     await buy(buyer, 3000);
     const listing = await newListing(seller);
-    const messagesOf = async (bookingType: string) =>
+    const messagesOf = async (bookingType: "ticket_purchased" | "ticket_cancelled") =>
       (await h.db().selectFrom("chat_messages").select(["message_type", "metadata", "sender_id"]).where("message_type", "=", bookingType).execute()).filter(
         (row) => (typeof row.metadata === "string" ? JSON.parse(row.metadata) : row.metadata)?.buyerId === buyer,
       );
@@ -476,18 +478,20 @@ describe(`bookings on ${testEngine}`, () => {
 });
 
 describe(`the booking sweeper on ${testEngine}`, () => {
-  // A database of its own: the sweeper acts on every booking that is due.
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await newDatabase();
-  });
-  afterAll(async () => {
-    await database?.dispose();
-  });
   const h = helpersFor(() => database);
-  const { rec, newUsers, buy, newListing, book, act, counts, total, noLedgerProblems, ledgerOf } = h;
+  const { rec, newUsers, buy, newListing, act, counts, total, noLedgerProblems, ledgerOf } = h;
   const sweep = (now: Date, jobs = bookingSweepJobs({ feePercent: FEE })) =>
     Promise.all(jobs.map((job) => job.run({ db: h.db(), realtime: rec.realtime, now }))).then((done) => Object.fromEntries(jobs.map((job, i) => [job.name, done[i]])));
+  // The sweeper acts on every booking that is due: its tests live 1000 hours after the others, which a first run
+  // (just before) settles, so each test sees only its own bookings fall due.
+  const SWEEP_T0 = T0.getTime() + 1000 * HOUR;
+  const at = (offsetMs: number) => new Date(SWEEP_T0 + offsetMs);
+  const book: typeof h.book = (buyerId, listing, options = {}) => h.book(buyerId, listing, { now: at(0), start: at(START), ...options });
+  beforeAll(async () => {
+    await sweep(at(-HOUR));
+    expect(await h.db().selectFrom("bookings").select("id").where("status", "in", ["pending", "accepted", "in_progress"]).execute()).toEqual([]);
+    expect(await ledgerProblems(h.db())).toEqual([]);
+  });
   const statusOf = async (id: string) => (await h.db().selectFrom("bookings").select(["status", "cancel_reason", "completed_by", "cancelled_by"]).where("id", "=", id).executeTakeFirstOrThrow());
 
   it("cancels an unaccepted booking at its deadline, an accepted one never started a day after its start, and completes a session a day after its end", async () => {
