@@ -15,6 +15,8 @@ export type BookingState = "pending" | "accepted" | "in_progress" | "completed" 
 export interface BookingFacts {
   status: BookingState;
   desiredStartAt: number;
+  /** A pending booking the seller has not accepted by then is cancelled (by the sweeper): no acceptance from then on. */
+  acceptDeadlineAt: number;
   endsAt: number | null;
   buyerCheckedInAt: number | null;
   sellerCheckedInAt: number | null;
@@ -60,6 +62,8 @@ export function checkBookingAction(facts: BookingFacts, role: BookingRole, actio
       if (role !== "seller") return notYours("承認できるのは販売者だけです");
       if (status === "accepted") return { kind: "done" };
       if (status !== "pending") return wrongState(closedReason(status) ?? "承認待ちの取引ではありません");
+      // The deadline holds at once, not only when the sweeper next runs (it may not have yet).
+      if (now >= facts.acceptDeadlineAt) return wrongState(`承認期限（${formatDateTime(facts.acceptDeadlineAt)}）を過ぎています`);
       return { kind: "allowed" };
 
     case "cancel": {

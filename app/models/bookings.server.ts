@@ -90,6 +90,7 @@ function factsOf(row: BookingRow): BookingFacts {
   return {
     status: row.status,
     desiredStartAt: row.desired_start_at.getTime(),
+    acceptDeadlineAt: row.accept_deadline_at.getTime(),
     endsAt: ms(row.ends_at),
     buyerCheckedInAt: ms(row.buyer_checked_in_at),
     sellerCheckedInAt: ms(row.seller_checked_in_at),
@@ -557,6 +558,7 @@ export function bookingSweepJobs({ feePercent }: { feePercent: number }) {
 export const ticketFacts = (ticket: Ticket): BookingFacts => ({
   status: ticket.status,
   desiredStartAt: Date.parse(ticket.desiredStartTime),
+  acceptDeadlineAt: Date.parse(ticket.acceptDeadline),
   endsAt: ticket.endsAt ? Date.parse(ticket.endsAt) : null,
   buyerCheckedInAt: ticket.buyerCheckedInAt ? Date.parse(ticket.buyerCheckedInAt) : null,
   sellerCheckedInAt: ticket.sellerCheckedInAt ? Date.parse(ticket.sellerCheckedInAt) : null,

@@ -367,6 +367,21 @@ describe(`bookings on ${testEngine}`, () => {
     await noLedgerProblems();
   });
 
+  it("refuses the seller's acceptance from the 48-hour deadline on, though the sweeper has not run yet; the buyer may still cancel", async () => {
+    const [seller, buyer] = (await newUsers(2)) as [string, string];
+    await buy(buyer, 600);
+    const listing = await newListing(seller);
+    const late = (await book(buyer, listing, { start: at(72 * HOUR) })).ticket;
+    const onTime = (await book(buyer, listing, { start: at(72 * HOUR) })).ticket;
+    expect((await act(seller, onTime.id, "accept", at(48 * HOUR - 1))).ticket.status).toBe("accepted");
+    await refused(() => act(seller, late.id, "accept", at(48 * HOUR)), 409, "invalid_state");
+    const seen = await getTicket({ db: h.db(), userId: seller, bookingId: late.id, now: at(48 * HOUR) });
+    expect(seen?.actions.find((a) => a.action === "accept")).toMatchObject({ allowed: false, reason: expect.stringContaining("承認期限") });
+    expect((await act(buyer, late.id, "cancel", at(48 * HOUR))).ticket).toMatchObject({ status: "cancelled", cancelReason: "buyer" });
+    expect(await total(buyer)).toBe(300);
+    await noLedgerProblems();
+  });
+
   it("books once per idempotency key and refuses what the rules forbid, leaving no booking and no coins moved", async () => {
     const [seller, buyer, other] = (await newUsers(3)) as [string, string, string];
     await buy(buyer, 1000);
