@@ -7,6 +7,7 @@ import { CoinError, creditPurchase, getBalance, ledgerProblems } from "~/models/
 import { createListing, updateListing, type Listing } from "~/models/listings.server";
 import type { BookingAction } from "~/lib/booking-rules";
 import type { Realtime } from "../../server/realtime";
+import { startSweeper } from "../../server/sweeper";
 import { createTestDatabase, testEngine, type TestDatabase } from "../support/database";
 
 /**
@@ -590,5 +591,90 @@ describe(`the booking sweeper on ${testEngine}`, () => {
     expect(await total(buyer)).toBe(300 * 8);
     await noLedgerProblems();
     expect(await sweep(later)).toEqual({ "accept deadline": 0, "never started": 0, "auto-complete": 0 });
+  });
+  it("never refunds twice when people act while the sweeper runs: cancellations and the accept deadline race, one outcome each", async () => {
+    const [seller, buyer] = (await newUsers(2)) as [string, string];
+    await buy(buyer, 300 * 6);
+    const listing = await newListing(seller);
+    const base = at(400 * HOUR);
+    const bookings = await Promise.all(Array.from({ length: 6 }, () => book(buyer, listing, { now: base, start: new Date(base.getTime() + 72 * HOUR) })));
+    const deadline = new Date(base.getTime() + 48 * HOUR);
+    const step = await counts();
+    const outcomes = await Promise.allSettled([
+      sweep(deadline),
+      ...bookings.map(({ ticket }, i) => (i % 3 === 0 ? act(seller, ticket.id, "accept", deadline) : act(i % 2 ? buyer : seller, ticket.id, "cancel", deadline))),
+      sweep(deadline),
+    ]);
+    // An acceptance at the deadline is refused. A booking someone held locked while the sweepers passed is left for
+    // their next run, as the 30-second interval would: then every booking is cancelled and refunded exactly once.
+    for (const outcome of outcomes) if (outcome.status === "rejected") expect(outcome.reason).toMatchObject({ status: 409 });
+    await sweep(deadline);
+    for (const { ticket } of bookings) {
+      expect((await statusOf(ticket.id)).status).toBe("cancelled");
+      expect((await ledgerOf(ticket.id)).map(([kind]) => kind)).toEqual(["booking", "refund"]);
+    }
+    expect(await counts()).toMatchObject({ ledger: step.ledger + 6, messages: step.messages + 6 });
+    expect(await total(buyer)).toBe(1800);
+    await noLedgerProblems();
+  });
+
+  it("extends once for ten concurrent requests with one key, and serialises concurrent extensions with different keys", async () => {
+    const [seller, buyer] = (await newUsers(2)) as [string, string];
+    await buy(buyer, 300 * 5);
+    const listing = await newListing(seller);
+    const base = at(600 * HOUR);
+    const { ticket } = await book(buyer, listing, { now: base, start: new Date(base.getTime() + HOUR) });
+    await act(seller, ticket.id, "accept", base);
+    const startedAt = new Date(base.getTime() + HOUR);
+    await act(seller, ticket.id, "start", startedAt);
+    const key = randomUUID();
+    const same = await Promise.all(Array.from({ length: 10 }, () => act(buyer, ticket.id, "extend", startedAt, { units: 1, idempotencyKey: key })));
+    expect(same.filter((r) => r.changed)).toHaveLength(1);
+    expect(new Set(same.map((r) => r.ticket.totalPrice))).toEqual(new Set([600]));
+    // Three more units wanted by six requests: the buyer can pay for three.
+    const many = await Promise.allSettled(Array.from({ length: 6 }, () => act(buyer, ticket.id, "extend", startedAt, { units: 1, idempotencyKey: randomUUID() })));
+    expect(many.filter((r) => r.status === "fulfilled")).toHaveLength(3);
+    const row = await h.db().selectFrom("bookings").selectAll().where("id", "=", ticket.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ units: 5, total_price: 1500, total_minutes: 150 });
+    expect(row.ends_at!.getTime() - startedAt.getTime()).toBe(150 * MIN);
+    expect(await h.db().selectFrom("booking_extensions").select("units").where("booking_id", "=", ticket.id).execute()).toHaveLength(4);
+    expect(await total(buyer)).toBe(0);
+    await noLedgerProblems();
+    // Done, so that the next test's sweeps find only their own bookings.
+    await act(buyer, ticket.id, "complete", startedAt);
+  });
+
+  it("runs the booking jobs from startSweeper with a moved clock, two sweepers (two replicas) acting once between them", async () => {
+    const [seller, buyer] = (await newUsers(2)) as [string, string];
+    await buy(buyer, 300 * 3);
+    const listing = await newListing(seller);
+    const base = at(800 * HOUR);
+    const [a, b, c] = await Promise.all(Array.from({ length: 3 }, () => book(buyer, listing, { now: base, start: new Date(base.getTime() + 2 * HOUR) })));
+    await act(seller, b!.ticket.id, "accept", base);
+    await act(seller, c!.ticket.id, "accept", base);
+    await act(seller, c!.ticket.id, "start", new Date(base.getTime() + 2 * HOUR));
+    let now = base;
+    const step = await counts();
+    const replicas = [0, 1].map(() =>
+      startSweeper({ db: h.db(), realtime: rec.realtime, jobs: bookingSweepJobs({ feePercent: FEE }), clock: () => now, intervalMs: 3_600_000 }),
+    );
+    try {
+      // Their start-up runs find nothing due at `base`.
+      await Promise.all(replicas.map((replica) => replica.runOnce()));
+      expect(await counts()).toEqual(step);
+      now = new Date(base.getTime() + 72 * HOUR);
+      const runs = await Promise.all(replicas.map((replica) => replica.runOnce()));
+      const sum = (name: string) => runs.reduce((total, run) => total + (run[name] ?? 0), 0);
+      expect([sum("accept deadline"), sum("never started"), sum("auto-complete")]).toEqual([1, 1, 1]);
+      expect(await statusOf(a!.ticket.id)).toMatchObject({ status: "cancelled", cancel_reason: "accept_deadline" });
+      expect(await statusOf(b!.ticket.id)).toMatchObject({ status: "cancelled", cancel_reason: "not_started" });
+      expect(await statusOf(c!.ticket.id)).toMatchObject({ status: "completed", completed_by: "auto" });
+      expect(await counts()).toMatchObject({ ledger: step.ledger + 3, notifications: step.notifications + 6, messages: step.messages + 2 });
+      expect(await total(buyer)).toBe(600);
+      expect((await getBalance(h.db(), seller)).earned).toBe(240);
+      await noLedgerProblems();
+    } finally {
+      await Promise.all(replicas.map((replica) => replica.stop()));
+    }
   });
 });
