@@ -102,6 +102,54 @@ describe("listings API", () => {
   });
 });
 
+describe("listing changes and who may buy", () => {
+  it("lets only the seller pause and archive a listing; a paused one answers 409, an archived or blocked one 404 and 403, with Japanese messages", async () => {
+    const [seller, buyer, other] = [await createMember(server.app, "出品者"), await createMember(server.app, "購入者"), await createMember(server.app, "他人")];
+    const listing = await createListing(seller);
+    await buyCoins(buyer, 2);
+    const patch = (member: Member, json: unknown) => member.api(`/api/listings/${listing.id}`, { method: "PATCH", json });
+    const body = { units: 1, desiredStartTime: startIn(60) };
+
+    expect((await patch(other, { status: "paused" })).status).toBe(404);
+    expect((await patch(seller, { status: "sleeping" })).status).toBe(400);
+    const paused = await patch(seller, { status: "paused", pricePerUnit: 500 });
+    expect(paused.status).toBe(200);
+    expect((await paused.json()).data.listing).toMatchObject({ status: "paused", pricePerUnit: 500 });
+    const refused = await purchase(buyer, listing.id, body);
+    expect(refused.status).toBe(409);
+    expect((await errorOf(refused)).message).toBe("このチケットは現在受付を停止しています");
+    // Not listed while paused; still readable by id.
+    expect((await (await server.app.request(`/api/listings?sellerId=${seller.id}`)).json()).data.listings).toEqual([]);
+    expect((await server.app.request(`/api/listings/${listing.id}`)).status).toBe(200);
+
+    expect((await patch(seller, { status: "active" })).status).toBe(200);
+    const booked = await purchase(buyer, listing.id, body);
+    expect(booked.status).toBe(201);
+    // The booking keeps the price it was bought at, whatever the listing says later.
+    expect((await ticketOf(booked)).totalPrice).toBe(500);
+    expect((await patch(seller, { pricePerUnit: 1000 })).status).toBe(200);
+    expect((await (await buyer.api("/api/tickets/all")).json()).data.tickets[0].totalPrice).toBe(500);
+
+    expect((await patch(seller, { status: "archived" })).status).toBe(200);
+    expect((await patch(seller, { status: "active" })).status).toBe(409);
+    expect((await server.app.request(`/api/listings/${listing.id}`)).status).toBe(404);
+    expect((await seller.api(`/api/listings/${listing.id}`)).status).toBe(200);
+    const gone = await purchase(buyer, listing.id, body);
+    expect(gone.status).toBe(404);
+    expect((await errorOf(gone)).message).toBe("チケットが見つかりません");
+
+    const another = await createListing(seller);
+    expect((await seller.api(`/api/users/${buyer.id}/block`, { method: "POST" })).status).toBe(200);
+    const blocked = await purchase(buyer, another.id, body);
+    expect(blocked.status).toBe(403);
+    expect((await errorOf(blocked)).message).toBe("このユーザーのチケットは購入できません");
+    const own = await purchase(seller, another.id, body);
+    expect(own.status).toBe(422);
+    expect((await errorOf(own)).message).toBe("自分のチケットは購入できません");
+    expect(await balanceOf(buyer)).toBe(500);
+  });
+});
+
 describe("purchase and tickets API", () => {
   it("needs an Idempotency-Key, books once per key (201 then 200), and answers 422 コインが足りません without enough coins", async () => {
     const [seller, buyer] = [await createMember(server.app, "売り手"), await createMember(server.app, "買い手")];
@@ -252,6 +300,8 @@ describe("booking notices in chat and realtime", () => {
     const started = collect<{ bookingId: string; ticketTitle: string }>(buyerSocket, "game:started");
     const startedToSeller = collect(sellerSocket, "game:started");
     const extendedToSeller = collect<{ bookingId: string; message: string }>(sellerSocket, "game:extended");
+    const noticesToBuyer = collect<{ type: string; title: string }>(buyerSocket, "notification:new");
+    const noticesToSeller = collect<{ type: string; title: string }>(sellerSocket, "notification:new");
 
     const played = await ticketOf(await purchase(buyer, listing.id, { units: 1, desiredStartTime: startIn(5) }));
     await settle();
@@ -269,6 +319,15 @@ describe("booking notices in chat and realtime", () => {
     await act(buyer, played.id, "extend", { json: { units: 1 }, headers: { "Idempotency-Key": randomUUID() } });
     await settle();
     expect(extendedToSeller).toEqual([{ bookingId: played.id, message: expect.stringContaining("延長") }]);
+    // Every transition told the other side once (the second start changed nothing).
+    expect(noticesToSeller.map((n) => [n.type, n.title])).toEqual([
+      ["booking", "「一緒にランクマッチ」が購入されました"],
+      ["booking", "「一緒にランクマッチ」が延長されました"],
+    ]);
+    expect(noticesToBuyer.map((n) => [n.type, n.title])).toEqual([
+      ["booking", "「一緒にランクマッチ」が承認されました"],
+      ["booking", "「一緒にランクマッチ」が開始されました"],
+    ]);
 
     const cancelled = await ticketOf(await purchase(buyer, listing.id, { units: 1, desiredStartTime: startIn(120) }));
     expect((await act(buyer, cancelled.id, "cancel")).status).toBe(200);
