@@ -1,4 +1,4 @@
-import { NO_SHOW_GRACE_MS, START_EARLY_MS } from "./constants";
+import { NO_SHOW_GRACE_MS, NOT_STARTED_CANCEL_AFTER_MS, START_EARLY_MS } from "./constants";
 import { formatDateTime } from "./time";
 
 /**
@@ -85,6 +85,8 @@ export function checkBookingAction(facts: BookingFacts, role: BookingRole, actio
       if (status === "pending") return wrongState("承認してから開始できます");
       if (status !== "accepted") return wrongState(closedReason(status)!);
       if (now < startOpensAt) return wrongState(`${formatDateTime(startOpensAt)}から開始できます`);
+      // From then on the booking is the sweeper's to cancel and refund (not_started), whether it has run yet or not.
+      if (now >= facts.desiredStartAt + NOT_STARTED_CANCEL_AFTER_MS) return wrongState("開始希望時刻から24時間が過ぎたため、開始できません");
       return { kind: "allowed" };
 
     case "check-in": {

@@ -383,6 +383,22 @@ describe(`bookings on ${testEngine}`, () => {
     await noLedgerProblems();
   });
 
+  it("refuses a start from 24 hours after the desired start on, though the sweeper has not cancelled the booking yet", async () => {
+    const [seller, buyer] = (await newUsers(2)) as [string, string];
+    await buy(buyer, 600);
+    const listing = await newListing(seller);
+    const [late, onTime] = [(await book(buyer, listing)).ticket, (await book(buyer, listing)).ticket];
+    await act(seller, late.id, "accept", T0);
+    await act(seller, onTime.id, "accept", T0);
+    expect((await act(seller, onTime.id, "start", at(START + 24 * HOUR - 1))).ticket.status).toBe("in_progress");
+    await refused(() => act(seller, late.id, "start", at(START + 24 * HOUR)), 409, "invalid_state");
+    // The buyer of a seller who never came may still cancel with a full refund.
+    expect((await act(buyer, late.id, "cancel", at(START + 24 * HOUR))).ticket).toMatchObject({ status: "cancelled", cancelReason: "no_show" });
+    await act(buyer, onTime.id, "complete", at(START + 24 * HOUR));
+    expect(await total(buyer)).toBe(300);
+    await noLedgerProblems();
+  });
+
   it("books once per idempotency key and refuses what the rules forbid, leaving no booking and no coins moved", async () => {
     const [seller, buyer, other] = (await newUsers(3)) as [string, string, string];
     await buy(buyer, 1000);
