@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { bookingActionsFor, checkBookingAction, type BookingFacts } from "~/lib/booking-rules";
-import { NO_SHOW_GRACE_MS, START_EARLY_MS } from "~/lib/constants";
+import { NO_SHOW_GRACE_MS, NOT_STARTED_CANCEL_AFTER_MS, START_EARLY_MS } from "~/lib/constants";
 
 const start = Date.parse("2026-11-25T12:00:00Z"); // 21:00 in Tokyo
 const minute = 60_000;
 const facts = (overrides: Partial<BookingFacts> = {}): BookingFacts => ({
   status: "pending",
   desiredStartAt: start,
+  acceptDeadlineAt: start + 24 * 60 * minute,
   endsAt: null,
   buyerCheckedInAt: null,
   sellerCheckedInAt: null,
@@ -20,6 +21,12 @@ describe("who may do what to a booking, and when (PRODUCT §6)", () => {
     expect(kind(checkBookingAction(facts(), "buyer", "accept", start - 60 * minute))).toBe("403");
     expect(kind(checkBookingAction(facts({ status: "accepted" }), "seller", "accept", start))).toBe("done");
     expect(kind(checkBookingAction(facts({ status: "cancelled" }), "seller", "accept", start))).toBe("409");
+  });
+
+  it("the 48-hour accept deadline holds even before the sweeper has cancelled the booking", () => {
+    const deadline = facts().acceptDeadlineAt;
+    expect(kind(checkBookingAction(facts(), "seller", "accept", deadline - 1))).toBe("allowed");
+    expect(checkBookingAction(facts(), "seller", "accept", deadline)).toMatchObject({ status: 409, reason: "承認期限（2026/11/26 21:00）を過ぎています" });
   });
 
   it("either side cancels a pending booking at any time and an accepted one before the desired start", () => {
@@ -45,6 +52,9 @@ describe("who may do what to a booking, and when (PRODUCT §6)", () => {
     const accepted = facts({ status: "accepted" });
     expect(checkBookingAction(accepted, "seller", "start", start - START_EARLY_MS - 1)).toMatchObject({ status: 409, reason: "2026/11/25 20:45から開始できます" });
     expect(kind(checkBookingAction(accepted, "seller", "start", start - START_EARLY_MS))).toBe("allowed");
+    // A day after the desired start the session is over before it began: the sweeper cancels it, the seller cannot start it.
+    expect(kind(checkBookingAction(accepted, "seller", "start", start + NOT_STARTED_CANCEL_AFTER_MS - 1))).toBe("allowed");
+    expect(kind(checkBookingAction(accepted, "seller", "start", start + NOT_STARTED_CANCEL_AFTER_MS))).toBe("409");
     expect(kind(checkBookingAction(accepted, "buyer", "start", start))).toBe("403");
     expect(kind(checkBookingAction(facts(), "seller", "start", start))).toBe("409");
     expect(kind(checkBookingAction(facts({ status: "in_progress", endsAt: start + 60 * minute }), "seller", "start", start))).toBe("done");
