@@ -13,7 +13,7 @@ const navItems = [
 ];
 
 const navClass = ({ isActive }: { isActive: boolean }) =>
-  `whitespace-nowrap rounded-md px-2 py-2 font-medium sm:px-3 ${isActive ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100"}`;
+  `whitespace-nowrap rounded-md px-1.5 py-2 font-medium sm:px-3 ${isActive ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100"}`;
 
 export function SiteHeader() {
   // Absent when the root loader itself failed (the error page still gets a header).
@@ -30,7 +30,7 @@ export function SiteHeader() {
           </span>
           <span className="sr-only sm:not-sr-only">{PRODUCT_NAME}</span> <span className="sr-only">ホーム</span>
         </Link>
-        {/* On a phone the logo is the way home and サポート is in the footer. */}
+        {/* On a phone the logo is the way home, チケット is on the home page and マイページ, サポート is in the footer. */}
         <nav aria-label="メインメニュー" className="hidden items-center gap-1 text-sm sm:flex">
           {navItems.map((item) => (
             <NavLink key={item.to} to={item.to} end={item.end} className={navClass}>
@@ -42,11 +42,11 @@ export function SiteHeader() {
           {viewer ? (
             <>
               <CoinBalanceButton
-                className="inline-flex items-center gap-1 rounded-md px-2 py-2 font-semibold whitespace-nowrap text-slate-700 hover:bg-slate-100"
+                className="inline-flex items-center gap-1 rounded-md px-1.5 py-2 font-semibold whitespace-nowrap text-slate-700 hover:bg-slate-100 sm:px-2"
                 initialBalance={viewer.coinBalance}
               />
               <NotificationBell
-                className="inline-flex items-center whitespace-nowrap rounded-md px-2 py-2 text-slate-600 hover:bg-slate-100"
+                className="inline-flex items-center whitespace-nowrap rounded-md px-1.5 py-2 text-slate-600 hover:bg-slate-100 sm:px-2"
                 initialCount={viewer.unreadNotifications}
               />
               <NavLink to="/chat" className={navClass}>

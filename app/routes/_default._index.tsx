@@ -35,11 +35,11 @@ export default function HomePage() {
           {PRODUCT_NAME}は、ゲームを一緒に楽しむ相手を探せる場所です。プレイチケットの予約や出品、チャット、レビューまで、ひとつのサービスで完結します。
         </p>
         <div className="mt-8 flex flex-wrap gap-3">
-          <Link to="/support" className="btn bg-white text-brand-700 hover:bg-brand-50">
-            はじめての方へ
+          <Link to="/tickets" className="btn bg-white text-brand-700 hover:bg-brand-50">
+            チケットを探す
           </Link>
-          <Link to="/inquiry" className="btn border border-white/60 text-white hover:bg-white/10">
-            お問い合わせ
+          <Link to="/support" className="btn border border-white/60 text-white hover:bg-white/10">
+            はじめての方へ
           </Link>
         </div>
       </section>

@@ -56,21 +56,22 @@ export default function CoinHistoryPage() {
           {page > 0 ? "このページに履歴はありません。" : "コインの取引はまだありません。コインを購入すると、ここに履歴が表示されます。"}
         </p>
       ) : (
-        <div className="overflow-x-auto rounded-xl bg-white ring-1 ring-slate-200">
+        // On a narrow phone the table may still scroll sideways: the region can then be focused and scrolled by keyboard.
+        <div className="overflow-x-auto rounded-xl bg-white ring-1 ring-slate-200" tabIndex={0} role="region" aria-label="コインの取引の表">
           <table className="w-full text-sm">
             <caption className="sr-only">コインの取引（新しい順）</caption>
             <thead className="bg-slate-50 text-left text-slate-700">
               <tr>
-                <th scope="col" className="px-4 py-2 font-semibold">
+                <th scope="col" className="px-2 py-2 sm:px-4 font-semibold">
                   日時
                 </th>
-                <th scope="col" className="px-4 py-2 font-semibold">
+                <th scope="col" className="px-2 py-2 sm:px-4 font-semibold">
                   内容
                 </th>
-                <th scope="col" className="px-4 py-2 text-right font-semibold">
+                <th scope="col" className="px-2 py-2 sm:px-4 text-right font-semibold">
                   増減
                 </th>
-                <th scope="col" className="px-4 py-2 text-right font-semibold">
+                <th scope="col" className="px-2 py-2 sm:px-4 text-right font-semibold">
                   残高
                 </th>
               </tr>
@@ -78,15 +79,15 @@ export default function CoinHistoryPage() {
             <tbody className="divide-y divide-slate-100">
               {transactions.map((transaction) => (
                 <tr key={transaction.id}>
-                  <td className="px-4 py-3 whitespace-nowrap">
+                  <td className="px-2 py-3 sm:px-4 whitespace-nowrap">
                     <time dateTime={isoString(transaction.createdAt)}>{formatDateTime(transaction.createdAt)}</time>
                   </td>
-                  <td className="px-4 py-3">{coinTransactionLabel(transaction.kind)}</td>
-                  <td className={`px-4 py-3 text-right font-semibold whitespace-nowrap ${transaction.amount > 0 ? "text-emerald-700" : "text-red-700"}`}>
+                  <td className="px-2 py-3 sm:px-4">{coinTransactionLabel(transaction.kind)}</td>
+                  <td className={`px-2 py-3 sm:px-4 text-right font-semibold whitespace-nowrap ${transaction.amount > 0 ? "text-emerald-700" : "text-red-700"}`}>
                     {transaction.amount > 0 ? "+" : "−"}
                     {formatNumber(Math.abs(transaction.amount))}
                   </td>
-                  <td className="px-4 py-3 text-right whitespace-nowrap">{formatNumber(transaction.balanceAfter)}</td>
+                  <td className="px-2 py-3 sm:px-4 text-right whitespace-nowrap">{formatNumber(transaction.balanceAfter)}</td>
                 </tr>
               ))}
             </tbody>

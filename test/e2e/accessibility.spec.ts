@@ -4,7 +4,7 @@ import { axeViolations, createUser, expect, login, test, waitForHydration } from
  * The main pages, signed out and signed in, on a phone and on a desktop, have no serious or critical
  * accessibility violation (axe-core), once JavaScript has run (the fixture checks each page as it loads too).
  */
-const PUBLIC_PAGES = ["/", "/login", "/signup", "/support", "/terms", "/privacy", "/transaction-act", "/inquiry", "/coins", "/no-such-page"];
+const PUBLIC_PAGES = ["/", "/login", "/signup", "/support", "/terms", "/privacy", "/transaction-act", "/inquiry", "/coins", "/tickets", "/no-such-page"];
 const SIGNED_IN_PAGES = [
   "/",
   "/mypage",
@@ -15,6 +15,10 @@ const SIGNED_IN_PAGES = [
   "/chat",
   "/coins",
   "/coins/checkout/1",
+  "/tickets",
+  "/mypage/ticket-registration",
+  "/settings/ticket-management",
+  "/mypage/schedule",
   "/support",
   "/no-such-page",
 ];
@@ -61,9 +65,21 @@ for (const { name, viewport } of [
         expect(sent.ok()).toBe(true);
       }
 
+      // A ticket of the friend's that I booked: its page, its card in ticket management, its notice in the chat.
+      const auth = (member: { token: string }, key?: string) => ({ Authorization: `Bearer ${member.token}`, ...(key ? { "Idempotency-Key": key } : {}) });
+      const order = await request.post("/api/coins/orders", { data: { packageId: 2 }, headers: auth(me, crypto.randomUUID()) });
+      expect(order.ok()).toBe(true);
+      const listing = await request.post("/api/listings", {
+        data: { title: "夜のランクマッチ", gameSlug: "valorant", description: "ボイスチャットあり", pricePerUnit: 300, minutesPerUnit: 60, maxUnits: 2 },
+        headers: auth(friend),
+      });
+      const listingId = (await listing.json()).data.listing.id as string;
+      const booked = await request.post(`/api/listings/${listingId}/purchase`, { data: { units: 1, desiredStartTime: Date.now() + 86_400_000 }, headers: auth(me, crypto.randomUUID()) });
+      expect(booked.status()).toBe(201);
+
       await login(page, me.email, "/mypage");
       const found: string[] = [];
-      for (const path of [...SIGNED_IN_PAGES, `/chat/${roomId}`]) found.push(...(await violationsOn(page, path)));
+      for (const path of [...SIGNED_IN_PAGES, `/tickets/${listingId}`, `/chat/${roomId}`]) found.push(...(await violationsOn(page, path)));
       await expect(page.getByRole("list", { name: "メッセージ一覧" })).toContainText("21時からなら大丈夫です！");
       expect(found).toEqual([]);
     });
