@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { TOAST_MS } from "~/lib/constants";
-import { RealtimeEvent } from "~/lib/realtime-events";
+import { LIVE_EVENT_NOTIFICATION_TYPES, RealtimeEvent } from "~/lib/realtime-events";
 import type { Toast, ToastInput } from "~/lib/toast";
 import type { Notification } from "~/models/notification.server";
 import { useRealtimeEvent } from "./realtime-provider";
@@ -44,7 +44,7 @@ export function Toaster({ flashed }: { flashed: Toast | null }) {
   }, []);
   useRealtimeEvent<Notification>(RealtimeEvent.notificationNew, (notification) => {
     // A session starting or being extended has its own live event below, with the same news: one toast, not two.
-    if (notification.type === "booking" && /が(開始|延長)されました$/.test(notification.title)) return;
+    if (LIVE_EVENT_NOTIFICATION_TYPES.includes(notification.type)) return;
     add({ id: notification.id, type: "info", title: notification.title, description: notification.body || undefined, link: notification.link ?? undefined });
   });
   useRealtimeEvent<{ bookingId: string; ticketTitle: string }>(RealtimeEvent.gameStarted, ({ bookingId, ticketTitle }) =>

@@ -410,8 +410,8 @@ async function apply(
   const actorName = actor === "buyer" ? buyerName : sellerName;
   const other = actor === "buyer" ? row.seller_id : row.buyer_id;
   const both = [row.buyer_id, row.seller_id];
-  const notify = (inputs: Array<Omit<NotificationInput, "type" | "link">>) =>
-    recordNotifications(trx, inputs.map((input) => ({ ...input, type: "booking", link: managementLink })));
+  const notify = (inputs: Array<Omit<NotificationInput, "type" | "link">>, type = "booking") =>
+    recordNotifications(trx, inputs.map((input) => ({ ...input, type, link: managementLink })));
   const update = (values: Updateable<BookingsTable>) =>
     trx
       .updateTable("bookings")
@@ -455,7 +455,7 @@ async function apply(
       const endsAt = new Date(now.getTime() + row.total_minutes * 60_000);
       // Starting is the seller being there: it counts as their check-in.
       const updated = await update({ status: "in_progress", started_at: now, ends_at: endsAt, seller_checked_in_at: row.seller_checked_in_at ?? now });
-      effects.pending = await notify([{ userId: row.buyer_id, title: `${title}が開始されました`, body: `終了予定 ${formatDateTime(endsAt)}` }]);
+      effects.pending = await notify([{ userId: row.buyer_id, title: `${title}が開始されました`, body: `終了予定 ${formatDateTime(endsAt)}` }], "booking_started");
       effects.events.push({ userIds: [row.buyer_id], event: RealtimeEvent.gameStarted, payload: { bookingId: row.id, ticketTitle: row.title } });
       return { row: updated, effects };
     }
@@ -477,7 +477,10 @@ async function apply(
         ends_at: new Date(row.ends_at!.getTime() + minutes * 60_000),
       });
       const message = `${title}が${units}枠（${minutes}分）延長されました。終了予定 ${formatDateTime(updated.ends_at!)}`;
-      effects.pending = await notify([{ userId: row.seller_id, title: `${title}が延長されました`, body: `${buyerName}さんが${units}枠（${minutes}分・${coins(price)}）延長しました。` }]);
+      effects.pending = await notify(
+        [{ userId: row.seller_id, title: `${title}が延長されました`, body: `${buyerName}さんが${units}枠（${minutes}分・${coins(price)}）延長しました。` }],
+        "booking_extended",
+      );
       effects.events.push({ userIds: both, event: RealtimeEvent.gameExtended, payload: { bookingId: row.id, message } });
       return { row: updated, effects };
     }

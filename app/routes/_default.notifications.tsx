@@ -128,7 +128,7 @@ export default function NotificationsPage() {
   );
 }
 
-const icons: Record<string, string> = { welcome: "🎮", chat_room: "💬" };
+const icons: Record<string, string> = { welcome: "🎮", chat_room: "💬", coins: "🪙", booking: "🎫", booking_started: "▶️", booking_extended: "⏱️" };
 
 function NotificationItem({ notification }: { notification: Notification }) {
   const content = (

@@ -322,11 +322,11 @@ describe("booking notices in chat and realtime", () => {
     // Every transition told the other side once (the second start changed nothing).
     expect(noticesToSeller.map((n) => [n.type, n.title])).toEqual([
       ["booking", "「一緒にランクマッチ」が購入されました"],
-      ["booking", "「一緒にランクマッチ」が延長されました"],
+      ["booking_extended", "「一緒にランクマッチ」が延長されました"],
     ]);
     expect(noticesToBuyer.map((n) => [n.type, n.title])).toEqual([
       ["booking", "「一緒にランクマッチ」が承認されました"],
-      ["booking", "「一緒にランクマッチ」が開始されました"],
+      ["booking_started", "「一緒にランクマッチ」が開始されました"],
     ]);
 
     const cancelled = await ticketOf(await purchase(buyer, listing.id, { units: 1, desiredStartTime: startIn(120) }));
