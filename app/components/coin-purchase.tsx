@@ -4,6 +4,7 @@ import { COIN_PACKAGES, discountPercent } from "~/lib/constants";
 import { formatNumber } from "~/lib/format";
 import { RealtimeEvent } from "~/lib/realtime-events";
 import { useLiveCount } from "./use-live-count";
+import { useTicketReloads } from "./use-ticket-reloads";
 
 /** Says "the coin balance may have changed" to the header from elsewhere in the tab (a booking, a tip). */
 export const COINS_CHANGED_EVENT = "gm:coins-changed";
@@ -64,6 +65,8 @@ export function BuyCoinsLink({ className, children }: { className: string; child
 /** The header's balance: the number of coins, a coin icon, and the way to buy more. */
 export function CoinBalanceButton({ className, initialBalance }: { className: string; initialBalance: number }) {
   const balance = useCoinBalance(initialBalance);
+  // A booking cancelled for this buyer, on whatever page they are (SPEC §4): the refund shows in the header at once.
+  useTicketReloads({ refreshBalance: () => window.dispatchEvent(new Event(COINS_CHANGED_EVENT)) });
   return (
     <BuyCoinsLink className={className}>
       <CoinIcon />

@@ -7,12 +7,12 @@ import { useRealtimeEvent } from "./realtime-provider";
  * For the tickets screens: a ticket_purchased / ticket_cancelled chat message reloads the tickets,
  * and a cancellation in which this user is the buyer also refreshes the coin balance (SPEC §4).
  */
-export function useTicketReloads({ reloadTickets, refreshBalance }: { reloadTickets: () => void; refreshBalance: () => void }) {
+export function useTicketReloads({ reloadTickets, refreshBalance }: { reloadTickets?: () => void; refreshBalance?: () => void }) {
   const { claims } = useAuth();
   useRealtimeEvent<ChatMessageEvent>(RealtimeEvent.chatMessage, (message) => {
     const reloads = claims ? ticketReloads(message, claims.sub) : null;
     if (!reloads) return;
-    reloadTickets();
-    if (reloads.balance) refreshBalance();
+    reloadTickets?.();
+    if (reloads.balance) refreshBalance?.();
   });
 }

@@ -57,6 +57,9 @@ export default function TicketPage() {
         <div className="flex items-center gap-3">
           <Avatar name={listing.seller.displayName} src={listing.seller.avatar} presence={{ userId: listing.seller.uid, online: listing.seller.online }} />
           <span className="font-semibold">{listing.seller.displayName}</span>
+          <Link to={`/tickets?seller=${listing.seller.uid}`} className="text-sm text-brand-700 underline">
+            この出品者のほかのチケット
+          </Link>
         </div>
       </div>
       <dl className="grid grid-cols-3 gap-3 rounded-xl bg-white p-4 text-center ring-1 ring-slate-200">

@@ -5,7 +5,7 @@ import { ListingCard } from "~/components/listing-card";
 import { GAME_SLUG_MAX, LISTINGS_PAGE_SIZE, PAGE_NUMBER_MAX } from "~/lib/constants";
 import { pageMeta } from "~/lib/meta";
 import { parseQuery } from "~/lib/params";
-import { singleLineText } from "~/lib/schemas";
+import { singleLineText, uuidParam } from "~/lib/schemas";
 import { listGames } from "~/models/game.server";
 import { listListings } from "~/models/listings.server";
 
@@ -13,29 +13,32 @@ export const meta: MetaFunction = () => pageMeta("チケット一覧", "GamerMat
 
 const querySchema = z.object({
   game: singleLineText(GAME_SLUG_MAX, { required: false }).optional(),
+  /** One seller's tickets: where a seller's name leads until profiles exist. */
+  seller: uuidParam.optional(),
   page: z.coerce.number().int().min(0).max(PAGE_NUMBER_MAX).optional().default(0),
 });
 
 /** Every active listing, newest first, by game: until explore exists, how buyers find a seller. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { game, page } = parseQuery(querySchema, request);
+  const { game, seller, page } = parseQuery(querySchema, request);
   const viewer = await context.auth.getUser();
   const [games, { listings, hasMore }] = await Promise.all([
     listGames({ db: context.db }),
-    listListings({ db: context.db, gameSlug: game || undefined, viewerId: viewer?.id, limit: LISTINGS_PAGE_SIZE, offset: page * LISTINGS_PAGE_SIZE }),
+    listListings({ db: context.db, gameSlug: game || undefined, sellerId: seller, viewerId: viewer?.id, limit: LISTINGS_PAGE_SIZE, offset: page * LISTINGS_PAGE_SIZE }),
   ]);
-  return { games, listings, hasMore, game: game ?? "", page, signedIn: !!viewer };
+  return { games, listings, hasMore, game: game ?? "", seller: seller ?? null, page, signedIn: !!viewer };
 }
 
 export default function TicketsPage() {
-  const { games, listings, hasMore, game, page, signedIn } = useLoaderData<typeof loader>();
-  const pageLink = (to: number) => `?${new URLSearchParams({ ...(game ? { game } : {}), ...(to ? { page: String(to) } : {}) })}`;
+  const { games, listings, hasMore, game, seller, page, signedIn } = useLoaderData<typeof loader>();
+  const pageLink = (to: number) => `?${new URLSearchParams({ ...(game ? { game } : {}), ...(seller ? { seller } : {}), ...(to ? { page: String(to) } : {}) })}`;
+  const sellerName = seller ? listings[0]?.seller.displayName : null;
   return (
     <section aria-labelledby="tickets-title" className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h1 id="tickets-title" className="text-2xl font-bold">
-            チケット一覧
+            {seller ? (sellerName ? `${sellerName}さんのチケット` : "この出品者のチケット") : "チケット一覧"}
           </h1>
           <p className="mt-1 text-sm text-slate-600">一緒に遊びたい相手のチケットを選んで、開始希望日時を決めて購入します。</p>
         </div>
@@ -44,6 +47,7 @@ export default function TicketsPage() {
         </Link>
       </div>
       <Form method="get" className="flex flex-wrap items-end gap-2">
+        {seller ? <input type="hidden" name="seller" value={seller} /> : null}
         <div>
           <label htmlFor="game-filter" className="field-label">
             ゲーム
@@ -63,9 +67,9 @@ export default function TicketsPage() {
       </Form>
       {listings.length === 0 ? (
         <div className="rounded-xl bg-white p-8 text-center ring-1 ring-slate-200">
-          <p className="font-semibold">{game ? "このゲームのチケットはまだありません。" : "まだチケットがありません。"}</p>
+          <p className="font-semibold">{game || seller ? "条件に合うチケットはまだありません。" : "まだチケットがありません。"}</p>
           <p className="mt-2 text-sm text-slate-600">
-            {game ? (
+            {game || seller ? (
               <Link to="/tickets" className="text-brand-700 underline">
                 すべてのゲームのチケットを見る
               </Link>

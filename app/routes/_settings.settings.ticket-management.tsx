@@ -1,7 +1,6 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { z } from "zod";
-import { COINS_CHANGED_EVENT } from "~/components/coin-purchase";
 import { useRealtimeEvent } from "~/components/realtime-provider";
 import { TicketCard } from "~/components/ticket-card";
 import { useTicketReloads } from "~/components/use-ticket-reloads";
@@ -77,7 +76,8 @@ export default function TicketManagementPage() {
   const actionData = useActionData<typeof action>();
   const revalidator = useRevalidator();
   const reload = () => revalidator.state === "idle" && revalidator.revalidate();
-  useTicketReloads({ reloadTickets: reload, refreshBalance: () => window.dispatchEvent(new Event(COINS_CHANGED_EVENT)) });
+  // The header's balance refreshes itself on a refund (CoinBalanceButton); this page reloads its tickets.
+  useTicketReloads({ reloadTickets: reload });
   useRealtimeEvent(RealtimeEvent.gameStarted, reload);
   useRealtimeEvent(RealtimeEvent.gameExtended, reload);
   const groups = STATUS_ORDER.map((status) => ({ status, tickets: tickets.filter((ticket) => ticket.status === status) })).filter((group) => group.tickets.length);

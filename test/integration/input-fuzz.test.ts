@@ -499,7 +499,7 @@ const rows: Row[] = [
     as: "cookie",
     request: (ctx) => get(`/tickets/${ctx.listingId}/confirm`, queryString({ ...stringFields(purchaseFields()), key: fc.constant(null).map(() => randomUUID()) })),
   },
-  { route: "routes/_default.tickets._index", method: "GET", as: "cookie", request: () => get("/tickets", queryString({ game: text("apex-legends"), page: fc.constantFrom("0", "1") })) },
+  { route: "routes/_default.tickets._index", method: "GET", as: "cookie", request: (ctx) => get("/tickets", queryString({ game: text("apex-legends"), seller: fc.constant(ctx.otherId), page: fc.constantFrom("0", "1") })) },
   {
     route: "routes/_settings.settings.ticket-management",
     method: "POST",
