@@ -1,12 +1,17 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
 import { safeRedirect } from "remix-utils/safe-redirect";
+import { REDIRECT_TO_MAX } from "~/lib/constants";
 import { messages } from "~/lib/messages";
 import { getProfile } from "~/models/user.server";
 
-/** `/login?redirectTo=<the path asked for>` */
+/**
+ * `/login?redirectTo=<the path asked for>`. A query string too long to come back to (a booking form's note, a
+ * hostile URL) is dropped rather than echoed into a Location header that clients refuse to read.
+ */
 export function loginPath(request: Request) {
   const { pathname, search } = new URL(request.url);
-  return `/login?${new URLSearchParams({ redirectTo: pathname + search })}`;
+  const back = pathname + search;
+  return `/login?${new URLSearchParams({ redirectTo: back.length <= REDIRECT_TO_MAX ? back : pathname.slice(0, REDIRECT_TO_MAX) })}`;
 }
 
 /**

@@ -48,8 +48,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   }
   const key = idempotencyKeySchema.safeParse(url.searchParams.get("key") ?? undefined);
   if (!key.success) {
-    url.searchParams.set("key", crypto.randomUUID());
-    throw redirect(`${url.pathname}?${url.searchParams}`);
+    // Only what the form chose, and the new key: nothing else in the URL is carried over.
+    const { units, desiredStartTime, note } = Object.fromEntries(url.searchParams);
+    const kept = new URLSearchParams({ units: units!, desiredStartTime: desiredStartTime!, ...(note ? { note } : {}), key: crypto.randomUUID() });
+    throw redirect(`${url.pathname}?${kept}`);
   }
   const balance = await getBalance(context.db, user.id).then((b) => b.totalBalance, swallowed("coin balance", 0));
   const { units, desiredStartTime, note } = choice.data;

@@ -732,6 +732,24 @@ describe("input fuzzing: no input makes the server fail, and a refusal changes n
   });
 });
 
+describe("long URLs", () => {
+  it("a signed-out visit to a page with a very long query goes to the login page with a Location clients can read", async () => {
+    const long = `/tickets/${ctx.listingId}/confirm?units=1&desiredStartTime=2030-01-01T21:00&note=${"あ".repeat(500)}&pad=${"x".repeat(4000)}`;
+    const response = await ctx.app.request(long, { redirect: "manual" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe(`/login?${new URLSearchParams({ redirectTo: `/tickets/${ctx.listingId}/confirm` })}`);
+  });
+
+  it("the booking confirmation keeps only the form's fields when it adds its key", async () => {
+    const response = await ctx.app.request(`/tickets/${ctx.listingId}/confirm?units=1&desiredStartTime=2030-01-01T21:00&junk=${"x".repeat(5000)}`, {
+      redirect: "manual",
+      headers: { Cookie: ctx.cookie },
+    });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toMatch(new RegExp(`^/tickets/${ctx.listingId}/confirm\\?units=1&desiredStartTime=2030-01-01T21%3A00&key=[0-9a-f-]{36}$`));
+  });
+});
+
 describe("input fuzzing covers every route", () => {
   it("has a row for every /api route and method, every route module with an action, and every /auth/v1 endpoint", async () => {
     const build = (await import(pathToFileURL(path.resolve("build/server/index.js")).href)) as ServerBuild;
