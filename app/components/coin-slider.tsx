@@ -2,6 +2,7 @@ import { useId, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { coinSliderSteps, coinTier, nearestStep } from "~/lib/coin-slider";
 import { formatNumber } from "~/lib/format";
+import { ErrorList } from "./forms";
 
 const tierClasses = {
   low: { text: "text-slate-800", accent: "accent-slate-600", badge: "bg-slate-100 text-slate-800" },
@@ -91,15 +92,7 @@ export function CoinSlider({
           ))}
         </select>
       )}
-      {errors?.length ? (
-        <div id={errorId} className="field-error" role="alert">
-          <ul>
-            {errors.map((error) => (
-              <li key={error}>{error}</li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <ErrorList id={errorId} errors={errors} />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { DetailRow } from "~/components/detail-row";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { CoinIcon } from "~/components/coin-purchase";
@@ -105,16 +106,16 @@ export default function CheckoutPage() {
       <table className="w-full overflow-hidden rounded-xl bg-white text-sm ring-1 ring-slate-200">
         <caption className="sr-only">ご購入内容</caption>
         <tbody className="divide-y divide-slate-100">
-          <Row label="商品">GamerMatch コイン（前払式支払手段）</Row>
-          <Row label="数量">{formatNumber(pack.coins)}コイン</Row>
-          <Row label="お支払い金額">¥{formatNumber(pack.price)}（税込）</Row>
-          <Row label="お支払い方法">{method}</Row>
-          <Row label="お支払い時期">{test ? "「購入する」を押した時点" : "Stripe の決済画面でお支払いを確定した時点"}</Row>
-          <Row label="引き渡し時期">お支払いの完了後、ただちにコイン残高に追加されます</Row>
-          <Row label="返品・キャンセル">購入後のコインの返金・換金・払い戻しはできません（法令で定める場合を除きます）</Row>
-          <Row label="購入後の残高">
+          <DetailRow label="商品">GamerMatch コイン（前払式支払手段）</DetailRow>
+          <DetailRow label="数量">{formatNumber(pack.coins)}コイン</DetailRow>
+          <DetailRow label="お支払い金額">¥{formatNumber(pack.price)}（税込）</DetailRow>
+          <DetailRow label="お支払い方法">{method}</DetailRow>
+          <DetailRow label="お支払い時期">{test ? "「購入する」を押した時点" : "Stripe の決済画面でお支払いを確定した時点"}</DetailRow>
+          <DetailRow label="引き渡し時期">お支払いの完了後、ただちにコイン残高に追加されます</DetailRow>
+          <DetailRow label="返品・キャンセル">購入後のコインの返金・換金・払い戻しはできません（法令で定める場合を除きます）</DetailRow>
+          <DetailRow label="購入後の残高">
             {formatNumber(balance)} → <strong>{formatNumber(balance + pack.coins)}コイン</strong>
-          </Row>
+          </DetailRow>
         </tbody>
       </table>
       <p className="text-sm text-slate-700">
@@ -146,16 +147,5 @@ export default function CheckoutPage() {
         </Link>
       </p>
     </section>
-  );
-}
-
-function Row({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <tr>
-      <th scope="row" className="w-1/3 bg-slate-50 px-4 py-3 text-left font-semibold text-slate-700">
-        {label}
-      </th>
-      <td className="px-4 py-3">{children}</td>
-    </tr>
   );
 }

@@ -1,4 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { DetailRow } from "~/components/detail-row";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { BuyCoinsLink } from "~/components/coin-purchase";
@@ -110,18 +111,18 @@ export default function ConfirmBookingPage() {
           <table className="w-full overflow-hidden rounded-xl bg-white text-sm ring-1 ring-slate-200">
             <caption className="sr-only">購入するチケット</caption>
             <tbody className="divide-y divide-slate-100">
-              <Row label="チケット">{listing.title}</Row>
-              <Row label="販売者">{listing.seller.displayName}</Row>
-              <Row label="ゲーム">{listing.game.name}</Row>
-              <Row label="枠数">
+              <DetailRow label="チケット">{listing.title}</DetailRow>
+              <DetailRow label="販売者">{listing.seller.displayName}</DetailRow>
+              <DetailRow label="ゲーム">{listing.game.name}</DetailRow>
+              <DetailRow label="枠数">
                 {choice.units}枠（{formatMinutes(listing.minutesPerUnit * choice.units)}）
-              </Row>
-              <Row label="開始希望日時">{formatDateTime(choice.desiredStartTime)}</Row>
-              {choice.note ? <Row label="メッセージ">{choice.note}</Row> : null}
-              <Row label="お支払い">
+              </DetailRow>
+              <DetailRow label="開始希望日時">{formatDateTime(choice.desiredStartTime)}</DetailRow>
+              {choice.note ? <DetailRow label="メッセージ">{choice.note}</DetailRow> : null}
+              <DetailRow label="お支払い">
                 <strong>{formatNumber(total)}コイン</strong>
-              </Row>
-              <Row label={short ? "現在の残高" : "購入後の残高"}>
+              </DetailRow>
+              <DetailRow label={short ? "現在の残高" : "購入後の残高"}>
                 {short ? (
                   `${formatNumber(balance)}コイン`
                 ) : (
@@ -129,7 +130,7 @@ export default function ConfirmBookingPage() {
                     {formatNumber(balance)} → <strong>{formatNumber(balance - total)}コイン</strong>
                   </>
                 )}
-              </Row>
+              </DetailRow>
             </tbody>
           </table>
           <p className="text-sm text-slate-700">
@@ -160,16 +161,5 @@ export default function ConfirmBookingPage() {
         </>
       ) : null}
     </section>
-  );
-}
-
-function Row({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <tr>
-      <th scope="row" className="w-1/3 bg-slate-50 px-4 py-3 text-left font-semibold text-slate-700">
-        {label}
-      </th>
-      <td className="break-words px-4 py-3">{children}</td>
-    </tr>
   );
 }
