@@ -1,7 +1,6 @@
 import { z } from "zod";
 import {
   BIO_MAX,
-  BOOKING_NOTE_MAX,
   COIN_SLIDER_STEPS,
   LISTING_DESCRIPTION_MAX,
   LISTING_MAX_UNITS,
@@ -38,7 +37,6 @@ import {
   type InquiryCategory,
 } from "./constants";
 import { messages } from "./messages";
-import { toTokyo } from "./time";
 
 /** Zod schemas shared by form actions, JSON routes and the browser (Conform validates with the same ones). */
 
@@ -297,7 +295,7 @@ const wholeNumber = z
 export const coinStep = (min: number, max = COIN_SLIDER_STEPS[COIN_SLIDER_STEPS.length - 1]) =>
   wholeNumber.refine((value) => (COIN_SLIDER_STEPS as readonly number[]).includes(value) && value >= min && value <= max, messages.validation.invalidChoice);
 
-const unitsField = wholeNumber.pipe(z.number().min(1, messages.validation.checkInput).max(LISTING_MAX_UNITS, messages.tickets.tooManyUnits(LISTING_MAX_UNITS)));
+export const unitsField = wholeNumber.pipe(z.number().min(1, messages.validation.checkInput).max(LISTING_MAX_UNITS, messages.tickets.tooManyUnits(LISTING_MAX_UNITS)));
 
 /** A listing as registered at /mypage/ticket-registration and POST /api/listings (PRODUCT §4). */
 export const listingSchema = z.object({
@@ -322,36 +320,6 @@ export const listListingsQuerySchema = z.object({
   limit: limitParam(LISTINGS_LIMIT_MAX, LISTINGS_PAGE_SIZE),
   offset: offsetParam,
 });
-
-/**
- * A desired start time as the API sends it (SPEC §3): seconds below 1e12, else milliseconds, or a date string; a
- * form's `datetime-local` value has no zone and is read in Asia/Tokyo. Whether it is in the future is the model's
- * rule (it knows the clock).
- */
-export const desiredStartTimeSchema = z
-  .union([z.number(), z.string().max(64)], {
-    required_error: messages.tickets.startTimeRequired,
-    invalid_type_error: messages.validation.checkInput,
-  })
-  .transform((value, context) => {
-    const time = typeof value === "string" && value.trim() === "" ? null : toTokyo(value);
-    if (!time?.isValid) {
-      context.addIssue({ code: z.ZodIssueCode.custom, message: messages.tickets.startTimeRequired });
-      return z.NEVER;
-    }
-    return time.toJSDate();
-  });
-
-/** POST /api/listings/{id}/purchase and the booking form. */
-export const purchaseSchema = z.object({
-  units: unitsField,
-  desiredStartTime: desiredStartTimeSchema,
-  note: multiLineText(BOOKING_NOTE_MAX, { required: false }).optional().default(""),
-});
-export type PurchaseInput = z.infer<typeof purchaseSchema>;
-
-/** The booking confirmation form: what was chosen, and the key the page was rendered with. */
-export const purchaseFormSchema = purchaseSchema.extend({ idempotencyKey: idempotencyKeySchema });
 
 /** POST /api/tickets/{id}/extend. */
 export const extendSchema = z.object({ units: unitsField });

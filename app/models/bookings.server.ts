@@ -19,7 +19,7 @@ import {
 } from "~/lib/booking-rules";
 import { formatDateTime } from "~/lib/time";
 import { RealtimeEvent } from "~/lib/realtime-events";
-import type { PurchaseInput } from "~/lib/schemas";
+import type { PurchaseInput } from "~/lib/booking-schemas";
 import { postDirectNotice, publishPosted, type PostedMessage } from "./chat.server";
 import { holdInEscrow, refundEscrow, releaseEscrow } from "./coins.server";
 import { BookingError } from "./listings.server";

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiError, apiOk, bookingErrorResponse, parseOrThrow, readJson, requireApiUser, requireIdempotencyKey } from "~/lib/api.server";
 import { messages } from "~/lib/messages";
-import { purchaseSchema, uuidParam } from "~/lib/schemas";
+import { uuidParam } from "~/lib/schemas";
+import { purchaseSchema } from "~/lib/booking-schemas";
 import { purchaseListing } from "~/models/bookings.server";
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { coinSliderSteps, coinTier, nearestStep } from "~/lib/coin-slider";
-import { coinStep, desiredStartTimeSchema, listingSchema, purchaseSchema } from "~/lib/schemas";
+import { coinStep, listingSchema } from "~/lib/schemas";
+import { desiredStartTimeSchema, purchaseSchema } from "~/lib/booking-schemas";
 
 describe("the coin slider (SPEC §5)", () => {
   it("has the steps from 100 to 50,000 by default, and from 0 for a tip", () => {

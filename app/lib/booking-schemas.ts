@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { BOOKING_NOTE_MAX } from "./constants";
+import { messages } from "./messages";
+import { idempotencyKeySchema, multiLineText, unitsField } from "./schemas";
+import { toTokyo } from "./time";
+
+/**
+ * The booking's schemas. Apart from ~/lib/schemas because reading a start time needs luxon, which the pages that
+ * only validate text (sign-in, sign-up, inquiry) should not download.
+ */
+
+/**
+ * A desired start time as the API sends it (SPEC §3): seconds below 1e12, else milliseconds, or a date string; a
+ * form's `datetime-local` value has no zone and is read in Asia/Tokyo. Whether it is in the future is the model's
+ * rule (it knows the clock).
+ */
+export const desiredStartTimeSchema = z
+  .union([z.number(), z.string().max(64)], {
+    required_error: messages.tickets.startTimeRequired,
+    invalid_type_error: messages.validation.checkInput,
+  })
+  .transform((value, context) => {
+    const time = typeof value === "string" && value.trim() === "" ? null : toTokyo(value);
+    if (!time?.isValid) {
+      context.addIssue({ code: z.ZodIssueCode.custom, message: messages.tickets.startTimeRequired });
+      return z.NEVER;
+    }
+    return time.toJSDate();
+  });
+
+/** POST /api/listings/{id}/purchase and the booking form. */
+export const purchaseSchema = z.object({
+  units: unitsField,
+  desiredStartTime: desiredStartTimeSchema,
+  note: multiLineText(BOOKING_NOTE_MAX, { required: false }).optional().default(""),
+});
+export type PurchaseInput = z.infer<typeof purchaseSchema>;
+
+/** The booking confirmation form: what was chosen, and the key the page was rendered with. */
+export const purchaseFormSchema = purchaseSchema.extend({ idempotencyKey: idempotencyKeySchema });
+
