@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { AuthProvider } from "./components/auth-provider";
 import { ChatPopups } from "./components/chat-popups";
 import { CoinPurchaseProvider } from "./components/coin-purchase";
+import { ReviewDialogProvider } from "./components/review-dialog";
 import { usePresenceHeartbeat } from "./components/presence";
 import { GeneralErrorBoundary } from "./components/error-boundary";
 import { RealtimeProvider } from "./components/realtime-provider";
@@ -87,16 +88,21 @@ export default function App() {
   );
 }
 
-/** What every page runs inside: the browser's auth state, the realtime connection, the coin dialog, popups and toasts. */
+/**
+ * What every page runs inside: the browser's auth state, the realtime connection, the coin and review dialogs,
+ * popups and toasts.
+ */
 function AppShell({ auth, toast, viewer, children }: { auth: RootData["auth"]; toast: RootData["toast"]; viewer: RootData["viewer"]; children: ReactNode }) {
   return (
     <AuthProvider config={auth} viewer={viewer ? { id: viewer.id, hasProfile: viewer.hasProfile } : null}>
       <RealtimeProvider>
         <CoinPurchaseProvider>
-          {children}
-          <ChatPopups />
-          <Toaster flashed={toast} />
-          <PresenceHeartbeat />
+          <ReviewDialogProvider>
+            {children}
+            <ChatPopups />
+            <Toaster flashed={toast} />
+            <PresenceHeartbeat />
+          </ReviewDialogProvider>
         </CoinPurchaseProvider>
       </RealtimeProvider>
     </AuthProvider>

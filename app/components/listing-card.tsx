@@ -3,6 +3,7 @@ import { formatNumber } from "~/lib/format";
 import type { Listing } from "~/models/listings.server";
 import { CoinIcon } from "./coin-purchase";
 import { Avatar } from "./presence";
+import { RatingSummary } from "./star-rating";
 
 /** A listing in a list (the ticket list, later a profile, explore and game pages): who, what game, price per slot. */
 export function ListingCard({ listing }: { listing: Listing }) {
@@ -13,6 +14,7 @@ export function ListingCard({ listing }: { listing: Listing }) {
         <div className="min-w-0">
           <p className="truncate text-sm font-semibold">{listing.seller.displayName}</p>
           <p className="text-xs text-slate-600">{listing.game.name}</p>
+          <RatingSummary rating={listing.seller.rating} />
         </div>
       </div>
       <h3 className="font-bold">

@@ -6,6 +6,8 @@ import { formatNumber } from "~/lib/format";
 import { formatDateTime, isoString } from "~/lib/time";
 import type { Ticket } from "~/models/bookings.server";
 import { Avatar } from "./presence";
+import { ReviewLink } from "./review-dialog";
+import { RatingSummary } from "./star-rating";
 
 const statusTones = {
   pending: "bg-amber-100 text-amber-900",
@@ -45,10 +47,11 @@ export function TicketCard({ ticket, extensionKey, error, redirectTo }: { ticket
         </h3>
         <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${statusTones[ticket.status]}`}>{BOOKING_STATUS_LABELS[ticket.status]}</span>
       </div>
-      <div className="flex items-center gap-2 text-sm">
+      <div className="flex flex-wrap items-center gap-2 text-sm">
         <Avatar name={other.displayName} src={other.avatar} size="sm" />
         <span className="text-slate-600">{ticket.isSeller ? "購入者" : "販売者"}</span>
         <span className="font-semibold">{other.displayName}</span>
+        <RatingSummary rating={other.rating} />
       </div>
       <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
         <Fact label="開始希望">
@@ -105,6 +108,18 @@ export function TicketCard({ ticket, extensionKey, error, redirectTo }: { ticket
             ),
           )}
         </div>
+      ) : null}
+      {ticket.status === "completed" ? (
+        ticket.canReview ? (
+          <ReviewLink
+            target={{ bookingId: ticket.id, isBuyer: !ticket.isSeller, counterpart: { displayName: other.displayName, avatar: other.avatar } }}
+            className="btn-primary inline-flex min-h-9 px-3 text-sm"
+          >
+            {`${other.displayName}さんのレビューを書く`}
+          </ReviewLink>
+        ) : (
+          <p className="text-sm text-slate-600">✓ レビュー済み</p>
+        )
       ) : null}
       {!closed && unavailable.length ? (
         <ul className="list-inside list-disc text-xs text-slate-600" aria-label="今はできない操作">

@@ -6,7 +6,8 @@ import { ChatError } from "~/models/chat.server";
 import { CoinOrderError } from "~/models/coin-orders.server";
 import { CoinError } from "~/models/coins.server";
 import { BookingError } from "~/models/listings.server";
-import { bookingErrorMessage, chatErrorMessage, coinErrorMessage, messages } from "./messages";
+import { ReviewError } from "~/models/reviews.server";
+import { bookingErrorMessage, chatErrorMessage, coinErrorMessage, messages, reviewErrorMessage } from "./messages";
 
 /** The JSON envelope of PRODUCT §8: `{success:true, …}` or `{success:false, error:{code, message}}`. */
 export function apiOk<T extends Record<string, unknown>>(body: T, init?: ResponseInit) {
@@ -85,4 +86,10 @@ export function requireIdempotencyKey(request: Request) {
   const key = idempotencyKeySchema.safeParse(request.headers.get("Idempotency-Key") ?? undefined);
   if (!key.success) throw apiError(400, "idempotency_key_required", messages.coins.idempotencyKeyRequired);
   return key.data;
+}
+
+/** A review rule (or the ledger under a tip) broken in a model becomes its status and Japanese message. */
+export function reviewErrorResponse(error: unknown) {
+  if (error instanceof ReviewError) return apiError(error.status, error.code, reviewErrorMessage(error.code));
+  return coinErrorResponse(error);
 }

@@ -117,3 +117,6 @@ export function checkBookingAction(facts: BookingFacts, role: BookingRole, actio
 export function bookingActionsFor(facts: BookingFacts, role: BookingRole, now: number) {
   return BOOKING_ACTIONS.map((action) => ({ action, label: BOOKING_ACTION_LABELS[action], verdict: checkBookingAction(facts, role, action, now) }));
 }
+
+/** The review dialog's page twin for a booking (SPEC §2's review dialog, without JavaScript). */
+export const reviewPath = (bookingId: string) => `/settings/ticket-management/${bookingId}/review`;

@@ -96,6 +96,18 @@ export const messages = {
       complete: "取引を完了しました",
     },
   },
+  reviews: {
+    ratingRequired: "評価（星）を選んでください",
+    sent: "レビューを送信しました",
+    failed: "レビューの送信に失敗しました",
+    notFound: "取引が見つかりません",
+    notCompleted: "レビューできるのは完了した取引だけです",
+    alreadyReviewed: "この取引はすでにレビュー済みです",
+    tipBuyerOnly: "チップを送れるのは購入者だけです",
+    blocked: "このユーザーにはレビューできません",
+    receivedTitle: (name: string, rating: number) => `${name}さんからレビューが届きました（★${rating}）`,
+    receivedBody: (tip: number) => (tip > 0 ? `チップ ${tip.toLocaleString("ja-JP")}コインが売上に追加されました（手数料を差し引いた額）。` : "レビューを確認してみましょう。"),
+  },
   inquiry: {
     sent: "お問い合わせを受け付けました。内容を確認のうえ、ご入力のメールアドレスへご連絡します。",
   },
@@ -132,6 +144,18 @@ export function bookingErrorMessage(code: string, reason?: string) {
     unknown_game: messages.validation.unknownGame,
     profile_not_found: messages.profile.notSetUp,
     too_many_listings: messages.tickets.tooManyListings(LISTINGS_PER_SELLER_MAX),
+  };
+  return byCode[code] ?? coinErrorMessage(code);
+}
+
+/** What a broken review rule (a ReviewError code) says to the person. */
+export function reviewErrorMessage(code: string) {
+  const byCode: Record<string, string> = {
+    booking_not_found: messages.reviews.notFound,
+    not_completed: messages.reviews.notCompleted,
+    already_reviewed: messages.reviews.alreadyReviewed,
+    tip_buyer_only: messages.reviews.tipBuyerOnly,
+    blocked: messages.reviews.blocked,
   };
   return byCode[code] ?? coinErrorMessage(code);
 }

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import {
   BIO_MAX,
+  REVIEW_COMMENT_MAX,
+  REVIEW_TIP_MIN,
   COIN_SLIDER_STEPS,
   LISTING_DESCRIPTION_MAX,
   LISTING_MAX_UNITS,
@@ -323,3 +325,22 @@ export const listListingsQuerySchema = z.object({
 
 /** POST /api/tickets/{id}/extend. */
 export const extendSchema = z.object({ units: unitsField });
+
+/**
+ * A review (SPEC §3, §5): the booking, 1–5 stars, an optional comment (trimmed, at most 500 characters) and, for the
+ * buyer, a tip chosen with the coin slider from 0. The dialog, the page and POST /api/reviews share it.
+ */
+export const reviewSchema = z.object({
+  bookingId: uuid,
+  rating: z
+    .union([z.number(), z.string().trim().regex(/^\d$/, messages.reviews.ratingRequired).transform(Number)], {
+      errorMap: () => ({ message: messages.reviews.ratingRequired }),
+    })
+    .pipe(z.number().int(messages.reviews.ratingRequired).min(1, messages.reviews.ratingRequired).max(5, messages.reviews.ratingRequired)),
+  comment: multiLineText(REVIEW_COMMENT_MAX, { required: false })
+    .nullable()
+    .optional()
+    .transform((comment) => comment ?? ""),
+  tipAmount: coinStep(REVIEW_TIP_MIN).optional().default(0),
+});
+export type ReviewInput = z.infer<typeof reviewSchema>;

@@ -16,6 +16,7 @@ import {
   type BookingFacts,
   type BookingRole,
   type BookingState,
+  reviewPath,
 } from "~/lib/booking-rules";
 import { formatDateTime } from "~/lib/time";
 import { RealtimeEvent } from "~/lib/realtime-events";
@@ -23,6 +24,7 @@ import type { PurchaseInput } from "~/lib/booking-schemas";
 import { postDirectNotice, publishPosted, type PostedMessage } from "./chat.server";
 import { holdInEscrow, refundEscrow, releaseEscrow } from "./coins.server";
 import { BookingError } from "./listings.server";
+import { ratingsOf, reviewedBookings, type Rating } from "./reviews.server";
 import { publishNotifications, recordNotifications, type NotificationInput, type PendingNotifications } from "./notification.server";
 
 /**
@@ -40,6 +42,7 @@ export interface TicketPerson {
   uid: string;
   displayName: string;
   avatar: string | null;
+  rating: Rating;
 }
 
 /** SPEC §3's Booking/ticket, with what the pages need besides. */
@@ -70,6 +73,8 @@ export interface Ticket {
   cancelledBy: BookingParty | null;
   cancelReason: CancelReason | null;
   createdAt: string;
+  /** Completed and not yet reviewed by the viewer: the review dialog (or page) is offered. */
+  canReview: boolean;
   /** Every action, whether the viewer may take it now, and if not why. */
   actions: Array<{
     action: BookingAction;
@@ -98,13 +103,15 @@ function factsOf(row: BookingRow): BookingFacts {
 }
 
 async function peopleOf(db: Database, ids: string[]) {
-  const rows = await db.selectFrom("users").select(["id", "display_name", "avatar_url"]).where("id", "in", ids).execute();
-  return new Map(rows.map((row): [string, TicketPerson] => [row.id, { uid: row.id, displayName: row.display_name, avatar: row.avatar_url }]));
+  const [rows, ratings] = await Promise.all([db.selectFrom("users").select(["id", "display_name", "avatar_url"]).where("id", "in", ids).execute(), ratingsOf(db, ids)]);
+  return new Map(
+    rows.map((row): [string, TicketPerson] => [row.id, { uid: row.id, displayName: row.display_name, avatar: row.avatar_url, rating: ratings.get(row.id)! }]),
+  );
 }
 
-function toTicket(row: BookingRow, viewerId: string, people: Map<string, TicketPerson>, now: Date): Ticket {
+function toTicket(row: BookingRow, viewerId: string, people: Map<string, TicketPerson>, now: Date, reviewed: Set<string>): Ticket {
   const role: BookingRole = row.seller_id === viewerId ? "seller" : "buyer";
-  const unknown = (uid: string): TicketPerson => ({ uid, displayName: "退会したユーザー", avatar: null });
+  const unknown = (uid: string): TicketPerson => ({ uid, displayName: "退会したユーザー", avatar: null, rating: { average: null, count: 0 } });
   return {
     id: row.id,
     listingId: row.listing_id,
@@ -132,6 +139,7 @@ function toTicket(row: BookingRow, viewerId: string, people: Map<string, TicketP
     cancelledBy: row.cancelled_by,
     cancelReason: row.cancel_reason,
     createdAt: row.created_at.toISOString(),
+    canReview: row.status === "completed" && !reviewed.has(row.id),
     actions: bookingActionsFor(factsOf(row), role, now.getTime()).map(({ action, label, verdict }) => ({
       action,
       label,
@@ -144,8 +152,11 @@ function toTicket(row: BookingRow, viewerId: string, people: Map<string, TicketP
 
 async function ticketsOf(db: Database, rows: BookingRow[], viewerId: string, now: Date) {
   if (rows.length === 0) return [];
-  const people = await peopleOf(db, [...new Set(rows.flatMap((row) => [row.buyer_id, row.seller_id]))]);
-  return rows.map((row) => toTicket(row, viewerId, people, now));
+  const [people, reviewed] = await Promise.all([
+    peopleOf(db, [...new Set(rows.flatMap((row) => [row.buyer_id, row.seller_id]))]),
+    reviewedBookings(db, viewerId, rows.filter((row) => row.status === "completed").map((row) => row.id)),
+  ]);
+  return rows.map((row) => toTicket(row, viewerId, people, now, reviewed));
 }
 
 /** What a committed change announces: notifications, chat notices and realtime events. */
@@ -163,6 +174,7 @@ function announce(realtime: Realtime, effects: Effects) {
 }
 
 const managementLink = "/settings/ticket-management";
+
 const coins = (amount: number) => `${amount.toLocaleString("ja-JP")}コイン`;
 
 /**
@@ -410,8 +422,8 @@ async function apply(
   const actorName = actor === "buyer" ? buyerName : sellerName;
   const other = actor === "buyer" ? row.seller_id : row.buyer_id;
   const both = [row.buyer_id, row.seller_id];
-  const notify = (inputs: Array<Omit<NotificationInput, "type" | "link">>, type = "booking") =>
-    recordNotifications(trx, inputs.map((input) => ({ ...input, type, link: managementLink })));
+  const notify = (inputs: Array<Omit<NotificationInput, "type">>, type = "booking") =>
+    recordNotifications(trx, inputs.map((input) => ({ link: managementLink, ...input, type })));
   const update = (values: Updateable<BookingsTable>) =>
     trx
       .updateTable("bookings")
@@ -487,13 +499,15 @@ async function apply(
     case "complete": {
       const updated = await update({ status: "completed", completed_at: now, completed_by: actor });
       const paid = await releaseEscrow(trx, { reference: escrowOf(row.id), feePercent });
-      const sellerBody = `${coins(paid.credited)}が売上に追加されました（手数料 ${coins(paid.fee)}）。`;
+      // The review prompt (PRODUCT §6): both sides are asked, the one who completed it on the page they are on.
+      const sellerBody = `${coins(paid.credited)}が売上に追加されました（手数料 ${coins(paid.fee)}）。${buyerName}さんのレビューを書いてみましょう。`;
       const buyerBody = `${sellerName}さんとのプレイはいかがでしたか？レビューを書いてみましょう。`;
+      const link = reviewPath(row.id);
       const inputs = [
-        ...(actor !== "seller" ? [{ userId: row.seller_id, title: `${title}が完了しました`, body: sellerBody }] : []),
-        ...(actor !== "buyer" ? [{ userId: row.buyer_id, title: `${title}が完了しました`, body: buyerBody }] : []),
+        ...(actor !== "seller" ? [{ userId: row.seller_id, title: `${title}が完了しました`, body: sellerBody, link }] : []),
+        ...(actor !== "buyer" ? [{ userId: row.buyer_id, title: `${title}が完了しました`, body: buyerBody, link }] : []),
       ];
-      effects.pending = await notify(inputs);
+      effects.pending = await notify(inputs, "booking_completed");
       return { row: updated, effects };
     }
   }

@@ -3,6 +3,7 @@ import type { Database, ListingStatus } from "../../server/db/schema";
 import { LISTINGS_PER_SELLER_MAX } from "~/lib/constants";
 import type { ListingInput } from "~/lib/schemas";
 import { onlineFor } from "./presence.server";
+import { toRating, type Rating } from "./reviews.server";
 
 /**
  * Listings (PRODUCT §4): the game-session tickets a seller offers. Anyone may read active and paused ones; an
@@ -30,7 +31,7 @@ export interface Listing {
   maxUnits: number;
   status: ListingStatus;
   game: { slug: string; name: string };
-  seller: { uid: string; displayName: string; avatar: string | null; online: boolean };
+  seller: { uid: string; displayName: string; avatar: string | null; online: boolean; rating: Rating };
   createdAt: string;
   updatedAt: string;
 }
@@ -59,6 +60,9 @@ function listingsQuery(db: Database, viewerId?: string | null) {
       "u.display_name",
       "u.avatar_url",
       onlineFor(viewerId ?? NOBODY).as("online"),
+      // The seller's rating, from the reviews index (one seller's reviews, not every review).
+      (eb) => eb.selectFrom("reviews").select((inner) => inner.fn.avg<string>("rating").as("a")).whereRef("reviewee_id", "=", "l.seller_id").as("rating_average"),
+      (eb) => eb.selectFrom("reviews").select((inner) => inner.fn.countAll<string>().as("n")).whereRef("reviewee_id", "=", "l.seller_id").as("rating_count"),
     ]);
 }
 type ListingRow = Awaited<ReturnType<ReturnType<typeof listingsQuery>["executeTakeFirstOrThrow"]>>;
@@ -73,7 +77,13 @@ function toListing(row: ListingRow): Listing {
     maxUnits: row.max_units,
     status: row.status,
     game: { slug: row.game_slug, name: row.game_name },
-    seller: { uid: row.seller_id, displayName: row.display_name, avatar: row.avatar_url, online: row.online },
+    seller: {
+      uid: row.seller_id,
+      displayName: row.display_name,
+      avatar: row.avatar_url,
+      online: row.online,
+      rating: toRating({ average: row.rating_average, count: row.rating_count ?? 0 }),
+    },
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

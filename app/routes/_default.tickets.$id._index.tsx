@@ -5,7 +5,7 @@ import { z } from "zod";
 import { BuyCoinsLink, CoinIcon, useCoinBalance } from "~/components/coin-purchase";
 import { Avatar } from "~/components/presence";
 import { formatMinutes, suggestedStart, toDateTimeLocal } from "~/lib/booking-time";
-import { BOOKING_HORIZON_MS, BOOKING_NOTE_MAX } from "~/lib/constants";
+import { BOOKING_HORIZON_MS, BOOKING_NOTE_MAX, REVIEWS_PAGE_SIZE } from "~/lib/constants";
 import { formatNumber } from "~/lib/format";
 import { swallowed } from "~/lib/log.server";
 import { pageMeta } from "~/lib/meta";
@@ -13,6 +13,9 @@ import { parseParams } from "~/lib/params";
 import { uuidParam } from "~/lib/schemas";
 import { getBalance } from "~/models/coins.server";
 import { getListing } from "~/models/listings.server";
+import { listReviews } from "~/models/reviews.server";
+import { ReviewList } from "~/components/review-list";
+import { RatingSummary } from "~/components/star-rating";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   pageMeta(data ? data.listing.title : "チケット", data ? `${data.listing.seller.displayName}さんの${data.listing.game.name}のチケット` : undefined);
@@ -25,10 +28,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const viewer = await context.auth.getUser();
   const listing = await getListing({ db: context.db, listingId: id, viewerId: viewer?.id });
   if (!listing) throw new Response(null, { status: 404 });
+  const { reviews } = await listReviews({ db: context.db, revieweeId: listing.seller.uid, limit: REVIEWS_PAGE_SIZE, offset: 0 });
   const balance = viewer ? await getBalance(context.db, viewer.id).then((b) => b.totalBalance, swallowed("coin balance", 0)) : null;
   const now = new Date();
   return {
     listing,
+    reviews,
     balance,
     isSeller: viewer?.id === listing.seller.uid,
     signedIn: !!viewer,
@@ -39,7 +44,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export default function TicketPage() {
-  const { listing, balance, isSeller, signedIn, earliest, latest, suggested } = useLoaderData<typeof loader>();
+  const { listing, reviews, balance, isSeller, signedIn, earliest, latest, suggested } = useLoaderData<typeof loader>();
   const [units, setUnits] = useState(1);
   const total = listing.pricePerUnit * units;
 
@@ -57,6 +62,7 @@ export default function TicketPage() {
         <div className="flex items-center gap-3">
           <Avatar name={listing.seller.displayName} src={listing.seller.avatar} presence={{ userId: listing.seller.uid, online: listing.seller.online }} />
           <span className="font-semibold">{listing.seller.displayName}</span>
+          <RatingSummary rating={listing.seller.rating} />
           <Link to={`/tickets?seller=${listing.seller.uid}`} className="text-sm text-brand-700 underline">
             この出品者のほかのチケット
           </Link>
@@ -123,6 +129,12 @@ export default function TicketPage() {
           </button>
         </Form>
       )}
+      <section aria-labelledby="reviews-title" className="space-y-3">
+        <h2 id="reviews-title" className="text-lg font-bold">
+          {listing.seller.displayName}さんへのレビュー
+        </h2>
+        <ReviewList reviews={reviews} />
+      </section>
     </article>
   );
 }

@@ -1,7 +1,9 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
+import { useEffect } from "react";
 import { z } from "zod";
 import { useRealtimeEvent } from "~/components/realtime-provider";
+import { REVIEW_SUBMITTED_EVENT } from "~/components/review-dialog";
 import { TicketCard } from "~/components/ticket-card";
 import { useTicketReloads } from "~/components/use-ticket-reloads";
 import { requireProfile, safeRedirectPath } from "~/lib/auth.server";
@@ -80,6 +82,11 @@ export default function TicketManagementPage() {
   useTicketReloads({ reloadTickets: reload });
   useRealtimeEvent(RealtimeEvent.gameStarted, reload);
   useRealtimeEvent(RealtimeEvent.gameExtended, reload);
+  // A review sent from the dialog (SPEC §4's `submitted`): the card says 「レビュー済み」.
+  useEffect(() => {
+    window.addEventListener(REVIEW_SUBMITTED_EVENT, reload);
+    return () => window.removeEventListener(REVIEW_SUBMITTED_EVENT, reload);
+  });
   const groups = STATUS_ORDER.map((status) => ({ status, tickets: tickets.filter((ticket) => ticket.status === status) })).filter((group) => group.tickets.length);
   const here = `/settings/ticket-management?role=${role}`;
   const tab = (value: "buyer" | "seller", label: string) => (

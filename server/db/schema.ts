@@ -28,6 +28,7 @@ export interface DB {
   listings: ListingsTable;
   bookings: BookingsTable;
   booking_extensions: BookingExtensionsTable;
+  reviews: ReviewsTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -279,6 +280,17 @@ export interface BookingExtensionsTable {
   price: number;
   minutes: number;
   idempotency_key: string;
+  created_at: CreatedAt;
+}
+
+export interface ReviewsTable {
+  id: Generated<string>;
+  booking_id: string;
+  reviewer_id: string;
+  reviewee_id: string;
+  rating: number;
+  comment: ColumnType<string, string | undefined, string>;
+  tip_amount: ColumnType<number, number | undefined, number>;
   created_at: CreatedAt;
 }
 

@@ -1,5 +1,5 @@
 import { COIN_PACKAGES } from "../../app/lib/constants";
-import { creditPurchase, holdInEscrow, refundEscrow, releaseEscrow } from "../../app/models/coins.server";
+import { creditPurchase, holdInEscrow, refundEscrow, releaseEscrow, transfer } from "../../app/models/coins.server";
 import { DateTime } from "luxon";
 import { ACCEPT_DEADLINE_MS, DEFAULT_PLATFORM_FEE_PERCENT, DISPLAY_TIME_ZONE } from "../../app/lib/constants";
 import { chatStartedNotification, recordNotifications, welcomeNotification } from "../../app/models/notification.server";
@@ -151,6 +151,16 @@ async function seedDemoTickets(trx: Transaction<DB>, games: Map<string, number>)
     .where("id", "=", done.id)
     .execute();
   await releaseEscrow(trx, { reference: `booking:${done.id}`, feePercent: DEFAULT_PLATFORM_FEE_PERCENT });
+  // Both reviewed it; Minato tipped 100 coins.
+  const reviews = await trx
+    .insertInto("reviews")
+    .values([
+      { booking_id: done.id, reviewer_id: minato.id, reviewee_id: sora.id, rating: 5, comment: "立ち回りを丁寧に教えてもらえました。また遊びたいです！", tip_amount: 100 },
+      { booking_id: done.id, reviewer_id: sora.id, reviewee_id: minato.id, rating: 4, comment: "時間どおりに来てくれて楽しかったです。", tip_amount: 0 },
+    ])
+    .returning(["id", "tip_amount"])
+    .execute();
+  await transfer(trx, { fromId: minato.id, toId: sora.id, amount: 100, purpose: "tip", reference: `review:${reviews[0]!.id}`, feePercent: DEFAULT_PLATFORM_FEE_PERCENT });
   // Cancelled by the seller before it started: refunded.
   const cancelled = await book(3, haru, 1, 40 * hour, evening(3, 20));
   await trx

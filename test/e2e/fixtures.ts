@@ -37,7 +37,11 @@ export async function axeViolations(page: Page, { javaScriptEnabled = true } = {
   if (!javaScriptEnabled) {
     const browser = page.context().browser();
     if (!browser) throw new Error("axe-core: no browser to open a scratch page in");
-    const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
+    // A copy of a document still arriving (the next page of a form post streaming in) would be checked half-built:
+    // only a loaded document, still at the URL the check is for, is copied.
+    const copied = await page.evaluate(() => (document.readyState === "complete" ? { url: location.href, html: document.documentElement.outerHTML } : null));
+    if (!copied || copied.url !== url) throw new Error("navigated away before the copy for axe was made");
+    const html = `<!DOCTYPE html>${copied.html}`.replace(/<script\b[\s\S]*?<\/script>/gi, "");
     // Explicitly on: Playwright Test gives new contexts the test's options, javaScriptEnabled: false included.
     scratch = await browser.newContext({ viewport: page.viewportSize(), locale: "ja-JP", javaScriptEnabled: true });
     target = await scratch.newPage();

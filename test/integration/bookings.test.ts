@@ -477,7 +477,7 @@ describe(`bookings on ${testEngine}`, () => {
     expect(await getTicket({ db: h.db(), userId: stranger, bookingId: first.id })).toBeNull();
     const seen = await getTicket({ db: h.db(), userId: seller, bookingId: first.id, now: at(MIN) });
     expect(seen?.actions.find((a) => a.action === "accept")).toMatchObject({ allowed: true, reason: null });
-    expect(seen?.buyer).toEqual({ uid: buyer, displayName: expect.any(String), avatar: null });
+    expect(seen?.buyer).toEqual({ uid: buyer, displayName: expect.any(String), avatar: null, rating: { average: null, count: 0 } });
     expect((await listUpcoming({ db: h.db(), userId: buyer, now: at(MIN) })).map((t) => t.id)).toEqual([second.id]);
   });
 

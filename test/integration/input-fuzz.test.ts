@@ -188,6 +188,8 @@ interface Context {
   listingId: string;
   ownListingId: string;
   bookingId: string;
+  /** A completed booking of the member's (as the buyer): what a review is about. */
+  completedBookingId: string;
   /** Sessions that the sign-out and refresh rows may end, so the others keep theirs. */
   logoutCookie: string;
   logoutBearer: string;
@@ -354,6 +356,14 @@ const rows: Row[] = [
         .tuple(segment(ctx.bookingId), fc.constantFrom("accept", "cancel", "start", "extend", "check-in", "complete", "refund"), fc.option(headerValue(randomUUID())), jsonBody({ units: fc.constantFrom(1, "2") }))
         .map(([id, action, key, sent]) => ({ method: "POST", path: `/api/tickets/${id}/${action}`, body: sent.body, headers: { ...sent.headers, ...(key === null ? {} : { "Idempotency-Key": key }) } })),
   },
+  {
+    route: "routes/api.reviews",
+    method: "POST",
+    as: "bearer",
+    request: (ctx) =>
+      post("/api/reviews", jsonBody({ bookingId: fc.constantFrom(ctx.completedBookingId, ctx.bookingId), rating: fc.constantFrom(1, 5, "3"), comment: text("楽しかったです"), tipAmount: fc.constantFrom(0, 100, "300") })),
+    examples: (ctx) => [jsonExample("/api/reviews", { bookingId: ctx.completedBookingId, rating: 5, comment: `良${NUL}い`, tipAmount: 0 }), jsonExample("/api/reviews", { bookingId: ctx.completedBookingId, rating: 5, tipAmount: 150 })],
+  },
   { route: "routes/api.coins.packages", method: "GET", as: "bearer", request: () => get("/api/coins/packages", queryString({ x: nastyString })) },
   {
     route: "routes/api.notifications",
@@ -517,6 +527,16 @@ const rows: Row[] = [
       ),
   },
   { route: "routes/_settings.settings.ticket-management", method: "GET", as: "cookie", request: () => get("/settings/ticket-management", queryString({ role: fc.constantFrom("buyer", "seller") })) },
+  {
+    route: "routes/_settings.settings.ticket-management_.$id.review",
+    method: "POST",
+    as: "cookie",
+    request: (ctx) =>
+      segment(ctx.completedBookingId).chain((id) =>
+        post(`/settings/ticket-management/${id}/review`, formBody({ rating: fc.constantFrom("1", "5"), comment: text("また遊びましょう\r\n！"), tipAmount: fc.constantFrom("0", "100", "50000") })),
+      ),
+  },
+  { route: "routes/_settings.settings.ticket-management_.$id.review", method: "GET", as: "cookie", request: (ctx) => segment(ctx.completedBookingId).chain((id) => get(`/settings/ticket-management/${id}/review`)) },
   { route: "routes/_settings.settings._index", method: "POST", as: "cookie", request: () => post("/settings", formBody({ scope: fc.constant("global") })) },
   { route: "routes/_default.$", method: "POST", as: "cookie", request: () => segment("no-such-page").chain((page) => post(`/${page}`, formBody({ a: nastyString }))) },
   { route: "routes/auth.discord", method: "POST", as: "cookie", request: () => post("/auth/discord", formBody({ redirectTo: text("/chat") })) },
@@ -645,6 +665,12 @@ beforeAll(async () => {
     headers: { "Idempotency-Key": randomUUID() },
   });
   const bookingId = ((await booked.json()) as { data: { ticket: { id: string } } }).data.ticket.id;
+  const played = await browser.api(`/api/listings/${listingId}/purchase`, { json: { units: 1, desiredStartTime: Date.now() + 60_000 }, headers: { "Idempotency-Key": randomUUID() } });
+  const completedBookingId = ((await played.json()) as { data: { ticket: { id: string } } }).data.ticket.id;
+  for (const [member, action] of [[other, "accept"], [other, "start"], [browser, "complete"]] as const) {
+    const response = await member.api(`/api/tickets/${completedBookingId}/${action}`, { json: {} });
+    if (!response.ok) throw new Error(`${action}: ${response.status}`);
+  }
   const { email } = await app.database.db.selectFrom("auth_users").select("email").where("id", "=", browser.id).executeTakeFirstOrThrow();
   ctx = {
     app,
@@ -658,6 +684,7 @@ beforeAll(async () => {
     listingId,
     ownListingId,
     bookingId,
+    completedBookingId,
     logoutCookie: logoutBrowser.jar.header(),
     logoutBearer: logoutSession.session.access_token,
     refreshToken: refreshSession.session.refresh_token,

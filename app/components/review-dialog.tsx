@@ -1,0 +1,53 @@
+import { Link } from "@remix-run/react";
+import { createContext, lazy, Suspense, useContext, useMemo, useState, type MouseEvent, type ReactNode } from "react";
+import { reviewPath } from "~/lib/booking-rules";
+import type { ReviewTarget } from "~/lib/review-form";
+
+/** Told to the page when a review was sent (SPEC §4's `submitted`, with the booking id): lists reload. */
+export const REVIEW_SUBMITTED_EVENT = "gm:review-submitted";
+
+interface ReviewDialogState {
+  openReview(target: ReviewTarget): void;
+}
+
+const ReviewDialogContext = createContext<ReviewDialogState>({ openReview: () => {} });
+export const useReviewDialog = () => useContext(ReviewDialogContext);
+
+// The dialog's code loads the first time one opens, not with every page.
+const ReviewDialog = lazy(() => import("./review-dialog-body"));
+
+/** The review dialog (SPEC §2's global overlay), opened from a completed booking. */
+export function ReviewDialogProvider({ children }: { children: ReactNode }) {
+  const [target, setTarget] = useState<ReviewTarget | null>(null);
+  const value = useMemo(() => ({ openReview: setTarget }), []);
+  return (
+    <ReviewDialogContext.Provider value={value}>
+      {children}
+      {target ? (
+        <Suspense fallback={null}>
+          <ReviewDialog
+            key={target.bookingId}
+            target={target}
+            onClose={() => setTarget(null)}
+            onSubmitted={(bookingId) => window.dispatchEvent(new CustomEvent(REVIEW_SUBMITTED_EVENT, { detail: { bookingId } }))}
+          />
+        </Suspense>
+      ) : null}
+    </ReviewDialogContext.Provider>
+  );
+}
+
+/** A link to the review page that, once JavaScript runs, opens the dialog instead. */
+export function ReviewLink({ target, className, children }: { target: ReviewTarget; className: string; children: ReactNode }) {
+  const { openReview } = useReviewDialog();
+  const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    openReview(target);
+  };
+  return (
+    <Link to={reviewPath(target.bookingId)} className={className} onClick={onClick} aria-haspopup="dialog">
+      {children}
+    </Link>
+  );
+}

@@ -1,0 +1,33 @@
+import { formatDate, isoString } from "~/lib/time";
+import { formatNumber } from "~/lib/format";
+import type { Review } from "~/models/reviews.server";
+import { Avatar } from "./presence";
+
+/** A user's reviews (stars, comment, who wrote it and when, in Asia/Tokyo): on ticket pages, later on profiles. */
+export function ReviewList({ reviews, emptyText = "まだレビューはありません。" }: { reviews: Review[]; emptyText?: string }) {
+  if (reviews.length === 0) return <p className="rounded-lg bg-slate-50 px-4 py-4 text-center text-sm text-slate-600">{emptyText}</p>;
+  return (
+    <ul className="divide-y divide-slate-100 rounded-xl bg-white ring-1 ring-slate-200" aria-label="レビュー一覧">
+      {reviews.map((review) => (
+        <li key={review.id} className="space-y-1 p-4">
+          <div className="flex flex-wrap items-center gap-2">
+            <span className="text-amber-500" role="img" aria-label={`${review.rating}つ星（5段階中）`}>
+              <span aria-hidden="true">
+                {"★".repeat(review.rating)}
+                <span className="text-slate-300">{"★".repeat(5 - review.rating)}</span>
+              </span>
+            </span>
+            <Avatar name={review.reviewer.displayName} src={review.reviewer.avatar} size="sm" />
+            <span className="text-sm font-semibold">{review.reviewer.displayName}</span>
+            <span className="text-xs text-slate-600">{review.reviewer.role === "buyer" ? "購入者" : "販売者"}</span>
+            {review.tipAmount > 0 ? <span className="rounded-full bg-amber-50 px-2 py-0.5 text-xs text-amber-900">チップ {formatNumber(review.tipAmount)}コイン</span> : null}
+            <time className="ml-auto text-xs text-slate-600" dateTime={isoString(review.createdAt)}>
+              {formatDate(review.createdAt)}
+            </time>
+          </div>
+          {review.comment ? <p className="whitespace-pre-wrap break-words text-sm">{review.comment}</p> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,137 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
+import { BuyCoinsLink } from "~/components/coin-purchase";
+import { CoinSlider } from "~/components/coin-slider";
+import { ErrorList } from "~/components/forms";
+import { Avatar } from "~/components/presence";
+import { StarRating } from "~/components/star-rating";
+import { requireProfile } from "~/lib/auth.server";
+import { REVIEW_COMMENT_MAX, REVIEW_TIP_MIN } from "~/lib/constants";
+import { formatNumber } from "~/lib/format";
+import { readFormData } from "~/lib/forms.server";
+import { swallowed } from "~/lib/log.server";
+import { messages, reviewErrorMessage } from "~/lib/messages";
+import { pageMeta } from "~/lib/meta";
+import { parseParams } from "~/lib/params";
+import { reviewSchema, uuidParam } from "~/lib/schemas";
+import { redirectWithToast } from "~/lib/toast.server";
+import { getTicket } from "~/models/bookings.server";
+import { CoinError, getBalance } from "~/models/coins.server";
+import { ReviewError, submitReview } from "~/models/reviews.server";
+
+export const meta: MetaFunction = () => pageMeta("レビューを書く");
+
+const paramsSchema = z.object({ id: uuidParam });
+const back = "/settings/ticket-management";
+
+/** The review dialog's page twin (SPEC §2): the same review as a plain form, for a browser without JavaScript. */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { id } = parseParams(paramsSchema, params, request);
+  const { user } = await requireProfile(request, context);
+  const ticket = await getTicket({ db: context.db, userId: user.id, bookingId: id });
+  if (!ticket) throw new Response(null, { status: 404 });
+  const balance = ticket.isSeller ? null : await getBalance(context.db, user.id).then((b) => b.totalBalance, swallowed("coin balance", 0));
+  return { ticket, balance };
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { id } = parseParams(paramsSchema, params, request);
+  const { user } = await requireProfile(request, context);
+  const fields = Object.fromEntries(await readFormData(request));
+  const parsed = reviewSchema.safeParse({ ...fields, bookingId: id });
+  if (!parsed.success) return data({ fieldErrors: parsed.error.flatten().fieldErrors, error: null, insufficient: false, values: fields }, { status: 400 });
+  try {
+    await submitReview({ db: context.db, realtime: context.realtime, feePercent: context.config.PLATFORM_FEE_PERCENT, reviewerId: user.id, input: parsed.data });
+  } catch (error) {
+    // The same form sent twice (a double click, the back button): the first one stands.
+    if (error instanceof ReviewError && error.code === "already_reviewed") {
+      throw await redirectWithToast(request, context.config, back, { type: "success", title: messages.reviews.sent });
+    }
+    if (error instanceof ReviewError || error instanceof CoinError) {
+      const message = error instanceof ReviewError ? reviewErrorMessage(error.code) : reviewErrorMessage(error.code);
+      return data({ fieldErrors: {}, error: message, insufficient: error.code === "insufficient_coins", values: fields }, { status: error.status });
+    }
+    throw error;
+  }
+  throw await redirectWithToast(request, context.config, back, { type: "success", title: messages.reviews.sent });
+}
+
+export default function ReviewPage() {
+  const { ticket, balance } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const submitting = useNavigation().state !== "idle";
+  const other = ticket.isSeller ? ticket.buyer : ticket.seller;
+  const values = (actionData?.values ?? {}) as Record<string, string | undefined>;
+  const fieldErrors = (actionData?.fieldErrors ?? {}) as Record<string, string[] | undefined>;
+
+  return (
+    <section aria-labelledby="review-title" className="mx-auto max-w-xl space-y-5">
+      <h1 id="review-title" className="text-2xl font-bold">
+        レビューを書く
+      </h1>
+      <div className="flex items-center gap-3 rounded-xl bg-white p-4 ring-1 ring-slate-200">
+        <Avatar name={other.displayName} src={other.avatar} />
+        <div>
+          <p className="text-xs text-slate-600">{ticket.isSeller ? "購入者" : "販売者"}</p>
+          <p className="font-semibold">{other.displayName}</p>
+          <p className="text-sm text-slate-600">{ticket.title}</p>
+        </div>
+      </div>
+      {ticket.status !== "completed" ? (
+        <p role="alert" className="rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900">
+          {messages.reviews.notCompleted}
+        </p>
+      ) : !ticket.canReview ? (
+        <p className="rounded-lg bg-slate-50 px-4 py-3 text-sm text-slate-700">{messages.reviews.alreadyReviewed}</p>
+      ) : (
+        <Form method="post" className="space-y-5 rounded-xl bg-white p-5 ring-1 ring-slate-200">
+          <div>
+            <StarRating name="rating" defaultValue={Number(values.rating)} invalid={!!fieldErrors.rating?.length} errorId="rating-error" />
+            <ErrorList id="rating-error" errors={fieldErrors.rating} />
+          </div>
+          <div>
+            <label htmlFor="comment" className="field-label">
+              コメント（任意）
+            </label>
+            <textarea
+              id="comment"
+              name="comment"
+              rows={4}
+              defaultValue={values.comment ?? ""}
+              aria-describedby="comment-hint"
+              aria-invalid={fieldErrors.comment?.length ? true : undefined}
+              className="field-input"
+            />
+            <p id="comment-hint" className="mt-1 text-xs text-slate-600">
+              {REVIEW_COMMENT_MAX}文字以内
+            </p>
+            <ErrorList errors={fieldErrors.comment} />
+          </div>
+          {ticket.isSeller ? null : (
+            <div>
+              <CoinSlider name="tipAmount" label="チップ（任意）" min={REVIEW_TIP_MIN} defaultValue={Number(values.tipAmount ?? 0)} errors={fieldErrors.tipAmount} />
+              <p className="mt-1 text-xs text-slate-600">
+                チップは手数料を差し引いて販売者の売上になります。残高：{formatNumber(balance ?? 0)}コイン
+              </p>
+            </div>
+          )}
+          {actionData?.error ? (
+            <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm text-red-700">
+              {actionData.error}
+              {actionData.insufficient ? <BuyCoinsLink className="ml-2 font-semibold underline">コインを購入</BuyCoinsLink> : null}
+            </p>
+          ) : null}
+          <button type="submit" className="btn-primary w-full" disabled={submitting}>
+            {submitting ? "送信中…" : "レビューを送信する"}
+          </button>
+        </Form>
+      )}
+      <p className="text-center text-sm">
+        <Link to={back} className="text-brand-700 underline">
+          チケット管理に戻る
+        </Link>
+      </p>
+    </section>
+  );
+}
