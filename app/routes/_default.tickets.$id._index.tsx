@@ -61,11 +61,15 @@ export default function TicketPage() {
         </h1>
         <div className="flex items-center gap-3">
           <Avatar name={listing.seller.displayName} src={listing.seller.avatar} presence={{ userId: listing.seller.uid, online: listing.seller.online }} />
-          <span className="font-semibold">{listing.seller.displayName}</span>
-          <RatingSummary rating={listing.seller.rating} />
-          <Link to={`/tickets?seller=${listing.seller.uid}`} className="text-sm text-brand-700 underline">
-            この出品者のほかのチケット
-          </Link>
+          <div className="min-w-0">
+            <p className="flex flex-wrap items-center gap-x-2">
+              <span className="font-semibold">{listing.seller.displayName}</span>
+              <RatingSummary rating={listing.seller.rating} />
+            </p>
+            <Link to={`/tickets?seller=${listing.seller.uid}`} className="text-sm text-brand-700 underline">
+              この出品者のほかのチケット
+            </Link>
+          </div>
         </div>
       </div>
       <dl className="grid grid-cols-3 gap-3 rounded-xl bg-white p-4 text-center ring-1 ring-slate-200">
