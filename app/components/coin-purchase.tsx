@@ -1,8 +1,9 @@
 import { Link, useLocation, useNavigate } from "@remix-run/react";
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type MouseEvent, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { COIN_PACKAGES, discountPercent } from "~/lib/constants";
 import { formatNumber } from "~/lib/format";
 import { RealtimeEvent } from "~/lib/realtime-events";
+import { DialogLink } from "./dialog-link";
 import { useLiveCount } from "./use-live-count";
 import { useTicketReloads } from "./use-ticket-reloads";
 
@@ -50,15 +51,10 @@ export function useCoinBalance(initial: number) {
  */
 export function BuyCoinsLink({ className, children }: { className: string; children: ReactNode }) {
   const { setOpen } = useCoinPurchaseDialog();
-  const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-    event.preventDefault();
-    setOpen(true);
-  };
   return (
-    <Link to={COINS_PAGE} className={className} onClick={onClick} aria-haspopup="dialog">
+    <DialogLink to={COINS_PAGE} onOpen={() => setOpen(true)} className={className}>
       {children}
-    </Link>
+    </DialogLink>
   );
 }
 

@@ -1,7 +1,7 @@
-import { Link } from "@remix-run/react";
-import { createContext, lazy, Suspense, useContext, useMemo, useState, type MouseEvent, type ReactNode } from "react";
+import { createContext, lazy, Suspense, useContext, useMemo, useState, type ReactNode } from "react";
 import { reviewPath } from "~/lib/booking-rules";
 import type { ReviewTarget } from "~/lib/review-form";
+import { DialogLink } from "./dialog-link";
 
 /** Told to the page when a review was sent (SPEC §4's `submitted`, with the booking id): lists reload. */
 export const REVIEW_SUBMITTED_EVENT = "gm:review-submitted";
@@ -40,14 +40,9 @@ export function ReviewDialogProvider({ children }: { children: ReactNode }) {
 /** A link to the review page that, once JavaScript runs, opens the dialog instead. */
 export function ReviewLink({ target, className, children }: { target: ReviewTarget; className: string; children: ReactNode }) {
   const { openReview } = useReviewDialog();
-  const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-    event.preventDefault();
-    openReview(target);
-  };
   return (
-    <Link to={reviewPath(target.bookingId)} className={className} onClick={onClick} aria-haspopup="dialog">
+    <DialogLink to={reviewPath(target.bookingId)} onOpen={() => openReview(target)} className={className}>
       {children}
-    </Link>
+    </DialogLink>
   );
 }
