@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { ApiError } from "~/lib/api-client";
+import { counterpartLabel } from "~/lib/booking-rules";
 import { REVIEW_COMMENT_MAX, REVIEW_TIP_MIN } from "~/lib/constants";
 import { messages, reviewErrorMessage } from "~/lib/messages";
 import { canSubmitReview, commentCounter, commentTooLong, createReviewFlow, initialReviewState, type ReviewState, type ReviewTarget } from "~/lib/review-form";
@@ -57,7 +58,7 @@ export default function ReviewDialogBody({
     dialog.current?.showModal();
   }, []);
 
-  const role = target.isBuyer ? "販売者" : "購入者";
+  const role = counterpartLabel(!target.isBuyer);
   const busy = state.phase === "submitting";
   const counterId = "review-comment-counter";
 

@@ -1,4 +1,5 @@
 import { formatDate, isoString } from "~/lib/time";
+import { PARTY_LABELS } from "~/lib/booking-rules";
 import { formatNumber } from "~/lib/format";
 import type { Review } from "~/models/reviews.server";
 import { Avatar } from "./presence";
@@ -19,7 +20,7 @@ export function ReviewList({ reviews, emptyText = "まだレビューはあり�
             </span>
             <Avatar name={review.reviewer.displayName} src={review.reviewer.avatar} size="sm" />
             <span className="text-sm font-semibold">{review.reviewer.displayName}</span>
-            <span className="text-xs text-slate-600">{review.reviewer.role === "buyer" ? "購入者" : "販売者"}</span>
+            <span className="text-xs text-slate-600">{PARTY_LABELS[review.reviewer.role]}</span>
             {review.tipAmount > 0 ? <span className="rounded-full bg-amber-50 px-2 py-0.5 text-xs text-amber-900">チップ {formatNumber(review.tipAmount)}コイン</span> : null}
             <time className="ml-auto text-xs text-slate-600" dateTime={isoString(review.createdAt)}>
               {formatDate(review.createdAt)}

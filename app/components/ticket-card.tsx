@@ -1,8 +1,9 @@
 import { Form, Link } from "@remix-run/react";
-import { BOOKING_STATUS_LABELS } from "~/lib/booking-rules";
+import { BOOKING_STATUS_LABELS, counterpartLabel } from "~/lib/booking-rules";
 import { formatMinutes } from "~/lib/booking-time";
 import { LISTING_MAX_UNITS } from "~/lib/constants";
 import { formatNumber } from "~/lib/format";
+import { messages } from "~/lib/messages";
 import { formatDateTime, isoString } from "~/lib/time";
 import type { Ticket } from "~/models/bookings.server";
 import { Avatar } from "./presence";
@@ -15,14 +16,6 @@ const statusTones = {
   in_progress: "bg-green-100 text-green-800",
   completed: "bg-slate-200 text-slate-800",
   cancelled: "bg-slate-100 text-slate-700",
-} as const;
-
-const cancelReasons = {
-  buyer: "購入者がキャンセルしました",
-  seller: "販売者がキャンセルしました",
-  no_show: "販売者が参加しなかったため購入者がキャンセルしました",
-  accept_deadline: "48時間以内に承認されなかったため自動でキャンセルされました",
-  not_started: "開始されなかったため自動でキャンセルされました",
 } as const;
 
 /**
@@ -49,7 +42,7 @@ export function TicketCard({ ticket, extensionKey, error, redirectTo }: { ticket
       </div>
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <Avatar name={other.displayName} src={other.avatar} size="sm" />
-        <span className="text-slate-600">{ticket.isSeller ? "購入者" : "販売者"}</span>
+        <span className="text-slate-600">{counterpartLabel(ticket.isSeller)}</span>
         <span className="font-semibold">{other.displayName}</span>
         <RatingSummary rating={other.rating} />
       </div>
@@ -71,7 +64,7 @@ export function TicketCard({ ticket, extensionKey, error, redirectTo }: { ticket
           参加：購入者 {ticket.buyerCheckedInAt ? "✓ 参加済み" : "未"}・販売者 {ticket.sellerCheckedInAt ? "✓ 参加済み" : "未"}
         </p>
       ) : null}
-      {ticket.status === "cancelled" && ticket.cancelReason ? <p className="text-sm text-slate-600">{cancelReasons[ticket.cancelReason]}（全額返金済み）</p> : null}
+      {ticket.status === "cancelled" && ticket.cancelReason ? <p className="text-sm text-slate-600">{messages.bookings.cancelledLabels[ticket.cancelReason]}（全額返金済み）</p> : null}
       {error ? (
         <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
           {error}

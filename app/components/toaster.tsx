@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { TOAST_MS } from "~/lib/constants";
+import { messages } from "~/lib/messages";
 import { LIVE_EVENT_NOTIFICATION_TYPES, RealtimeEvent } from "~/lib/realtime-events";
 import type { Toast, ToastInput } from "~/lib/toast";
 import type { Notification } from "~/models/notification.server";
@@ -48,10 +49,10 @@ export function Toaster({ flashed }: { flashed: Toast | null }) {
     add({ id: notification.id, type: "info", title: notification.title, description: notification.body || undefined, link: notification.link ?? undefined });
   });
   useRealtimeEvent<{ bookingId: string; ticketTitle: string }>(RealtimeEvent.gameStarted, ({ bookingId, ticketTitle }) =>
-    add({ id: `started:${bookingId}`, type: "success", title: `「${ticketTitle}」が開始されました`, description: "販売者がプレイを開始しました。", link: "/settings/ticket-management" }),
+    add({ id: `started:${bookingId}`, type: "success", title: messages.bookings.startedTitle(ticketTitle), description: messages.bookings.startedToastBody, link: "/settings/ticket-management" }),
   );
   useRealtimeEvent<{ bookingId: string; message: string }>(RealtimeEvent.gameExtended, ({ bookingId, message }) =>
-    add({ id: `extended:${bookingId}:${message}`, type: "info", title: "プレイが延長されました", description: message, link: "/settings/ticket-management" }),
+    add({ id: `extended:${bookingId}:${message}`, type: "info", title: messages.bookings.extendedToastTitle, description: message, link: "/settings/ticket-management" }),
   );
 
   return (

@@ -41,6 +41,11 @@ export const BOOKING_STATUS_LABELS: Record<BookingState, string> = {
   cancelled: "キャンセル",
 };
 
+/** A booking's two people as labelled beside a name (SPEC §6: the counterparty is 購入者 or 販売者). */
+export const PARTY_LABELS: Record<BookingRole, string> = { buyer: "購入者", seller: "販売者" };
+/** The label of the other person of a booking, seen by someone who is the seller or not. */
+export const counterpartLabel = (viewerIsSeller: boolean) => PARTY_LABELS[viewerIsSeller ? "buyer" : "seller"];
+
 export const BOOKING_ACTION_LABELS: Record<BookingAction, string> = {
   accept: "承認する",
   cancel: "キャンセルする",

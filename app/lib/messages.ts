@@ -1,4 +1,7 @@
-import { LISTINGS_PER_SELLER_MAX } from "./constants";
+import { ACCEPT_DEADLINE_MS, LISTINGS_PER_SELLER_MAX, NO_SHOW_GRACE_MS, NOT_STARTED_CANCEL_AFTER_MS } from "./constants";
+
+const coinText = (amount: number) => `${amount.toLocaleString("ja-JP")}コイン`;
+const hours = (ms: number) => ms / 3_600_000;
 /** Every user-facing message of the error catalogue (SPEC §8) and the forms, in Japanese. */
 export const messages = {
   error: {
@@ -76,12 +79,12 @@ export const messages = {
     listingNotFound: "チケットが見つかりません",
     bookingNotFound: "取引が見つかりません",
     listingPaused: "このチケットは現在受付を停止しています",
+    listingArchived: "アーカイブしたチケットは変更できません",
     selfPurchase: "自分のチケットは購入できません",
     blocked: "このユーザーのチケットは購入できません",
     unitsOverMax: (max: number) => `このチケットは${max}枠まで購入できます`,
     tooManyListings: (max: number) => `出品できるチケットは${max}件までです。使わないチケットをアーカイブしてください`,
     idempotencyConflict: "同じ購入キーで別の内容が送信されました。ページを再読み込みしてください。",
-    idempotencyKeyRequired: "Idempotency-Key ヘッダーが必要です",
     saved: "チケットを保存しました",
     paused: "チケットの受付を停止しました",
     resumed: "チケットの受付を再開しました",
@@ -95,6 +98,51 @@ export const messages = {
       "check-in": "参加を記録しました",
       complete: "取引を完了しました",
     },
+  },
+  /** What a booking's changes tell its two people: chat notices, notifications, live toasts. Times come formatted. */
+  bookings: {
+    unknownUser: "退会したユーザー",
+    purchasedNotice: (title: string, units: number, minutes: number, price: number) => `チケット「${title}」を購入しました（${units}枠・${minutes}分・${coinText(price)}）`,
+    startCaption: (start: string) => `開始希望 ${start}`,
+    purchasedTitle: (title: string) => `「${title}」が購入されました`,
+    purchasedBody: (buyer: string, units: number, minutes: number, start: string) =>
+      `${buyer}さん・${units}枠（${minutes}分）・開始希望 ${start}。${hours(ACCEPT_DEADLINE_MS)}時間以内に承認してください。`,
+    acceptedTitle: (title: string) => `「${title}」が承認されました`,
+    acceptedBody: (start: string) => `開始希望 ${start}。時間になったら「参加しました」を押してください。`,
+    cancelledTitle: (title: string) => `「${title}」がキャンセルされました`,
+    /** Why a booking was cancelled, with the names of who did it. */
+    cancelledWhy: {
+      buyer: (names: { buyer: string; seller: string }) => `${names.buyer}さんがキャンセルしました`,
+      seller: (names: { buyer: string; seller: string }) => `${names.seller}さんがキャンセルしました`,
+      no_show: (names: { buyer: string; seller: string }) =>
+        `販売者が開始時刻から${NO_SHOW_GRACE_MS / 60_000}分以内に参加しなかったため、${names.buyer}さんがキャンセルしました`,
+      accept_deadline: () => `販売者が${hours(ACCEPT_DEADLINE_MS)}時間以内に承認しなかったため、自動でキャンセルされました`,
+      not_started: () => `開始希望時刻から${hours(NOT_STARTED_CANCEL_AFTER_MS)}時間が過ぎても開始されなかったため、自動でキャンセルされました`,
+    },
+    /** The same, without names: beside a cancelled booking in the lists. */
+    cancelledLabels: {
+      buyer: "購入者がキャンセルしました",
+      seller: "販売者がキャンセルしました",
+      no_show: "販売者が参加しなかったため購入者がキャンセルしました",
+      accept_deadline: `${hours(ACCEPT_DEADLINE_MS)}時間以内に承認されなかったため自動でキャンセルされました`,
+      not_started: "開始されなかったため自動でキャンセルされました",
+    },
+    cancelledBody: (why: string, price: number) => `${why}。${coinText(price)}は購入者に全額返金されました。`,
+    cancelledNotice: (title: string, why: string) => `チケット「${title}」がキャンセルされました。${why}。`,
+    refundCaption: (price: number) => `${coinText(price)}を返金`,
+    startedTitle: (title: string) => `「${title}」が開始されました`,
+    startedBody: (endsAt: string) => `終了予定 ${endsAt}`,
+    startedToastBody: "販売者がプレイを開始しました。",
+    checkedInTitle: (name: string, title: string) => `${name}さんが「${title}」に参加しました`,
+    checkedInBody: "「参加しました」が押されました。",
+    extendedMessage: (title: string, units: number, minutes: number, endsAt: string) => `「${title}」が${units}枠（${minutes}分）延長されました。終了予定 ${endsAt}`,
+    extendedTitle: (title: string) => `「${title}」が延長されました`,
+    extendedBody: (buyer: string, units: number, minutes: number, price: number) => `${buyer}さんが${units}枠（${minutes}分・${coinText(price)}）延長しました。`,
+    extendedToastTitle: "プレイが延長されました",
+    completedTitle: (title: string) => `「${title}」が完了しました`,
+    completedSellerBody: (credited: number, fee: number, buyer: string) =>
+      `${coinText(credited)}が売上に追加されました（手数料 ${coinText(fee)}）。${buyer}さんのレビューを書いてみましょう。`,
+    completedBuyerBody: (seller: string) => `${seller}さんとのプレイはいかがでしたか？レビューを書いてみましょう。`,
   },
   reviews: {
     ratingRequired: "評価（星）を選んでください",
@@ -137,6 +185,7 @@ export function bookingErrorMessage(code: string, reason?: string) {
     listing_not_found: messages.tickets.listingNotFound,
     booking_not_found: messages.tickets.bookingNotFound,
     listing_paused: messages.tickets.listingPaused,
+    listing_archived: messages.tickets.listingArchived,
     self_purchase: messages.tickets.selfPurchase,
     blocked: messages.tickets.blocked,
     start_in_past: messages.tickets.startTimeInPast,

@@ -118,7 +118,7 @@ export const emailText = () =>
  * A path to return to after a form (a hidden `redirectTo`): one line; whether it is a safe same-origin path is
  * decided where it is used (safeRedirectPath).
  */
-const redirectToField = singleLineText(REDIRECT_TO_MAX, { required: false }).optional();
+export const redirectToField = singleLineText(REDIRECT_TO_MAX, { required: false }).optional();
 
 const categoryValues = INQUIRY_CATEGORIES.map((category) => category.value) as [InquiryCategory, ...InquiryCategory[]];
 
@@ -311,6 +311,9 @@ export const listingSchema = z.object({
 export type ListingInput = z.infer<typeof listingSchema>;
 
 export const listingStatusSchema = z.enum(["active", "paused", "archived"], { errorMap: () => ({ message: messages.validation.invalidChoice }) });
+
+/** The status buttons of a listing on the registration page: pause, resume, archive. */
+export const listingStatusFormSchema = z.object({ listingId: uuid, status: listingStatusSchema });
 
 /** PATCH /api/listings/{id}: any of the listing's fields, and its status. */
 export const listingPatchSchema = listingSchema.partial().extend({ status: listingStatusSchema.optional() });

@@ -1,5 +1,5 @@
 import { type Selectable, type Transaction, type Updateable } from "kysely";
-import type { BookingParty, BookingsTable, CancelReason, DB, Database } from "../../server/db/schema";
+import type { BookingParty, BookingsTable, CancelReason, DB, Database, ListingStatus } from "../../server/db/schema";
 import type { Realtime } from "../../server/realtime";
 import {
   ACCEPT_DEADLINE_MS,
@@ -16,10 +16,14 @@ import {
   type BookingFacts,
   type BookingRole,
   type BookingState,
+  PARTY_LABELS,
   reviewPath,
 } from "~/lib/booking-rules";
 import { formatDateTime } from "~/lib/time";
-import { RealtimeEvent } from "~/lib/realtime-events";
+import { messages } from "~/lib/messages";
+
+const text = messages.bookings;
+import { RealtimeEvent, type RealtimeEventName } from "~/lib/realtime-events";
 import type { PurchaseInput } from "~/lib/booking-schemas";
 import { postDirectNotice, publishPosted, type PostedMessage } from "./chat.server";
 import { holdInEscrow, refundEscrow, releaseEscrow } from "./coins.server";
@@ -111,7 +115,7 @@ async function peopleOf(db: Database, ids: string[]) {
 
 function toTicket(row: BookingRow, viewerId: string, people: Map<string, TicketPerson>, now: Date, reviewed: Set<string>): Ticket {
   const role: BookingRole = row.seller_id === viewerId ? "seller" : "buyer";
-  const unknown = (uid: string): TicketPerson => ({ uid, displayName: "退会したユーザー", avatar: null, rating: { average: null, count: 0 } });
+  const unknown = (uid: string): TicketPerson => ({ uid, displayName: text.unknownUser, avatar: null, rating: { average: null, count: 0 } });
   return {
     id: row.id,
     listingId: row.listing_id,
@@ -163,7 +167,7 @@ async function ticketsOf(db: Database, rows: BookingRow[], viewerId: string, now
 interface Effects {
   pending: PendingNotifications;
   posted: PostedMessage[];
-  events: Array<{ userIds: string[]; event: (typeof RealtimeEvent)[keyof typeof RealtimeEvent]; payload: unknown }>;
+  events: Array<{ userIds: string[]; event: RealtimeEventName; payload: unknown }>;
 }
 const noEffects = (): Effects => ({ pending: [], posted: [], events: [] });
 
@@ -175,7 +179,6 @@ function announce(realtime: Realtime, effects: Effects) {
 
 const managementLink = "/settings/ticket-management";
 
-const coins = (amount: number) => `${amount.toLocaleString("ja-JP")}コイン`;
 
 /**
  * Books units of a listing (POST /api/listings/{id}/purchase and the booking form): the booking and its escrow in
@@ -209,16 +212,11 @@ export async function purchaseListing({
     .select(["l.id", "l.seller_id", "l.title", "l.price_per_unit", "l.minutes_per_unit", "l.max_units", "l.status", "u.display_name as seller_name"])
     .where("l.id", "=", listingId)
     .executeTakeFirst();
-  if (!listing || listing.status === "archived") throw new BookingError(404, "listing_not_found");
-  if (listing.seller_id === buyerId) throw new BookingError(422, "self_purchase");
+  if (!listing) throw new BookingError(404, "listing_not_found");
+  const problem = purchaseProblem({ listing: { sellerId: listing.seller_id, status: listing.status, maxUnits: listing.max_units }, buyerId, input, now });
+  if (problem) throw problem;
   const buyer = await db.selectFrom("users").select("display_name").where("id", "=", buyerId).executeTakeFirst();
   if (!buyer) throw new BookingError(404, "profile_not_found");
-  if (listing.status === "paused") throw new BookingError(409, "listing_paused");
-  if (input.units > listing.max_units) throw new BookingError(400, "units_over_max", `このチケットは${listing.max_units}枠まで購入できます`);
-  if (input.desiredStartTime.getTime() <= now.getTime()) throw new BookingError(400, "start_in_past");
-  if (input.desiredStartTime.getTime() > now.getTime() + BOOKING_HORIZON_MS) {
-    throw new BookingError(400, "start_too_far", `開始希望日時は${BOOKING_HORIZON_MS / 86_400_000}日以内で選んでください`);
-  }
   const blocked = await db
     .selectFrom("user_blocks")
     .select("blocker_id")
@@ -261,16 +259,16 @@ export async function purchaseListing({
         senderId: buyerId,
         otherId: listing.seller_id,
         messageType: "ticket_purchased",
-        content: `チケット「${listing.title}」を購入しました（${input.units}枠・${totalMinutes}分・${coins(totalPrice)}）`,
-        metadata: { type: "ticket_purchased", buyerId, caption: `開始希望 ${formatDateTime(input.desiredStartTime)}` },
+        content: text.purchasedNotice(listing.title, input.units, totalMinutes, totalPrice),
+        metadata: { type: "ticket_purchased", buyerId, caption: text.startCaption(formatDateTime(input.desiredStartTime)) },
       }),
     );
     effects.pending = await recordNotifications(trx, [
       {
         userId: listing.seller_id,
         type: "booking",
-        title: `「${listing.title}」が購入されました`,
-        body: `${buyer.display_name}さん・${input.units}枠（${totalMinutes}分）・開始希望 ${formatDateTime(input.desiredStartTime)}。48時間以内に承認してください。`,
+        title: text.purchasedTitle(listing.title),
+        body: text.purchasedBody(buyer.display_name, input.units, totalMinutes, formatDateTime(input.desiredStartTime)),
         link: managementLink,
       },
     ]);
@@ -283,6 +281,32 @@ export async function purchaseListing({
   announce(realtime, outcome.effects);
   const [ticket] = await ticketsOf(db, [outcome.booking], buyerId, now);
   return { ticket: ticket!, isNew: true };
+}
+
+/**
+ * What stops this buyer from booking this listing now, before anything is written (the confirmation page says it
+ * before the buyer pays; the purchase refuses with it): null when nothing does.
+ */
+export function purchaseProblem({
+  listing,
+  buyerId,
+  input,
+  now,
+}: {
+  listing: { sellerId: string; status: ListingStatus; maxUnits: number };
+  buyerId: string;
+  input: Pick<PurchaseInput, "units" | "desiredStartTime">;
+  now: Date;
+}): BookingError | null {
+  if (listing.status === "archived") return new BookingError(404, "listing_not_found");
+  if (listing.sellerId === buyerId) return new BookingError(422, "self_purchase");
+  if (listing.status === "paused") return new BookingError(409, "listing_paused");
+  if (input.units > listing.maxUnits) return new BookingError(400, "units_over_max", messages.tickets.unitsOverMax(listing.maxUnits));
+  if (input.desiredStartTime.getTime() <= now.getTime()) return new BookingError(400, "start_in_past");
+  if (input.desiredStartTime.getTime() > now.getTime() + BOOKING_HORIZON_MS) {
+    return new BookingError(400, "start_too_far", messages.tickets.startTimeTooFar(BOOKING_HORIZON_MS / 86_400_000));
+  }
+  return null;
 }
 
 function findByKey(db: Database, buyerId: string, idempotencyKey: string) {
@@ -417,8 +441,8 @@ async function apply(
 ): Promise<{ row: BookingRow; effects: Effects }> {
   const effects = noEffects();
   const people = await peopleOf(trx, [row.buyer_id, row.seller_id]);
-  const buyerName = people.get(row.buyer_id)?.displayName ?? "購入者";
-  const sellerName = people.get(row.seller_id)?.displayName ?? "販売者";
+  const buyerName = people.get(row.buyer_id)?.displayName ?? PARTY_LABELS.buyer;
+  const sellerName = people.get(row.seller_id)?.displayName ?? PARTY_LABELS.seller;
   const actorName = actor === "buyer" ? buyerName : sellerName;
   const other = actor === "buyer" ? row.seller_id : row.buyer_id;
   const both = [row.buyer_id, row.seller_id];
@@ -431,49 +455,43 @@ async function apply(
       .where("id", "=", row.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-  const title = `「${row.title}」`;
+  const { title } = row;
 
   switch (action) {
     case "accept": {
       const updated = await update({ status: "accepted", accepted_at: now });
-      effects.pending = await notify([{ userId: row.buyer_id, title: `${title}が承認されました`, body: `開始希望 ${formatDateTime(row.desired_start_at)}。時間になったら「参加しました」を押してください。` }]);
+      effects.pending = await notify([{ userId: row.buyer_id, title: text.acceptedTitle(title), body: text.acceptedBody(formatDateTime(row.desired_start_at)) }]);
       return { row: updated, effects };
     }
     case "cancel": {
       const reason = cancelReason ?? (actor === "auto" ? "accept_deadline" : actor);
       const updated = await update({ status: "cancelled", cancelled_at: now, cancelled_by: actor, cancel_reason: reason });
       await refundEscrow(trx, { reference: escrowOf(row.id) });
-      const why: Record<CancelReason, string> = {
-        buyer: `${buyerName}さんがキャンセルしました`,
-        seller: `${sellerName}さんがキャンセルしました`,
-        no_show: `販売者が開始時刻から15分以内に参加しなかったため、${buyerName}さんがキャンセルしました`,
-        accept_deadline: "販売者が48時間以内に承認しなかったため、自動でキャンセルされました",
-        not_started: "開始希望時刻から24時間が過ぎても開始されなかったため、自動でキャンセルされました",
-      };
-      const body = `${why[reason]}。${coins(row.total_price)}は購入者に全額返金されました。`;
+      const why = text.cancelledWhy[reason]({ buyer: buyerName, seller: sellerName });
+      const body = text.cancelledBody(why, row.total_price);
       effects.posted.push(
         await postDirectNotice(trx, {
           senderId: actor === "buyer" ? row.buyer_id : row.seller_id,
           otherId: actor === "buyer" ? row.seller_id : row.buyer_id,
           messageType: "ticket_cancelled",
-          content: `チケット${title}がキャンセルされました。${why[reason]}。`,
-          metadata: { type: "ticket_cancelled", buyerId: row.buyer_id, caption: `${coins(row.total_price)}を返金` },
+          content: text.cancelledNotice(title, why),
+          metadata: { type: "ticket_cancelled", buyerId: row.buyer_id, caption: text.refundCaption(row.total_price) },
         }),
       );
-      effects.pending = await notify((actor === "auto" ? both : [other]).map((userId) => ({ userId, title: `${title}がキャンセルされました`, body })));
+      effects.pending = await notify((actor === "auto" ? both : [other]).map((userId) => ({ userId, title: text.cancelledTitle(title), body })));
       return { row: updated, effects };
     }
     case "start": {
       const endsAt = new Date(now.getTime() + row.total_minutes * 60_000);
       // Starting is the seller being there: it counts as their check-in.
       const updated = await update({ status: "in_progress", started_at: now, ends_at: endsAt, seller_checked_in_at: row.seller_checked_in_at ?? now });
-      effects.pending = await notify([{ userId: row.buyer_id, title: `${title}が開始されました`, body: `終了予定 ${formatDateTime(endsAt)}` }], "booking_started");
+      effects.pending = await notify([{ userId: row.buyer_id, title: text.startedTitle(title), body: text.startedBody(formatDateTime(endsAt)) }], "booking_started");
       effects.events.push({ userIds: [row.buyer_id], event: RealtimeEvent.gameStarted, payload: { bookingId: row.id, ticketTitle: row.title } });
       return { row: updated, effects };
     }
     case "check-in": {
       const updated = await update(actor === "buyer" ? { buyer_checked_in_at: now } : { seller_checked_in_at: now });
-      effects.pending = await notify([{ userId: other, title: `${actorName}さんが${title}に参加しました`, body: "「参加しました」が押されました。" }]);
+      effects.pending = await notify([{ userId: other, title: text.checkedInTitle(actorName, title), body: text.checkedInBody }]);
       return { row: updated, effects };
     }
     case "extend": {
@@ -488,11 +506,8 @@ async function apply(
         total_minutes: row.total_minutes + minutes,
         ends_at: new Date(row.ends_at!.getTime() + minutes * 60_000),
       });
-      const message = `${title}が${units}枠（${minutes}分）延長されました。終了予定 ${formatDateTime(updated.ends_at!)}`;
-      effects.pending = await notify(
-        [{ userId: row.seller_id, title: `${title}が延長されました`, body: `${buyerName}さんが${units}枠（${minutes}分・${coins(price)}）延長しました。` }],
-        "booking_extended",
-      );
+      const message = text.extendedMessage(title, units, minutes, formatDateTime(updated.ends_at!));
+      effects.pending = await notify([{ userId: row.seller_id, title: text.extendedTitle(title), body: text.extendedBody(buyerName, units, minutes, price) }], "booking_extended");
       effects.events.push({ userIds: both, event: RealtimeEvent.gameExtended, payload: { bookingId: row.id, message } });
       return { row: updated, effects };
     }
@@ -500,12 +515,12 @@ async function apply(
       const updated = await update({ status: "completed", completed_at: now, completed_by: actor });
       const paid = await releaseEscrow(trx, { reference: escrowOf(row.id), feePercent });
       // The review prompt (PRODUCT §6): both sides are asked, the one who completed it on the page they are on.
-      const sellerBody = `${coins(paid.credited)}が売上に追加されました（手数料 ${coins(paid.fee)}）。${buyerName}さんのレビューを書いてみましょう。`;
-      const buyerBody = `${sellerName}さんとのプレイはいかがでしたか？レビューを書いてみましょう。`;
+      const sellerBody = text.completedSellerBody(paid.credited, paid.fee, buyerName);
+      const buyerBody = text.completedBuyerBody(sellerName);
       const link = reviewPath(row.id);
       const inputs = [
-        ...(actor !== "seller" ? [{ userId: row.seller_id, title: `${title}が完了しました`, body: sellerBody, link }] : []),
-        ...(actor !== "buyer" ? [{ userId: row.buyer_id, title: `${title}が完了しました`, body: buyerBody, link }] : []),
+        ...(actor !== "seller" ? [{ userId: row.seller_id, title: text.completedTitle(title), body: sellerBody, link }] : []),
+        ...(actor !== "buyer" ? [{ userId: row.buyer_id, title: text.completedTitle(title), body: buyerBody, link }] : []),
       ];
       effects.pending = await notify(inputs, "booking_completed");
       return { row: updated, effects };
@@ -570,15 +585,5 @@ export function bookingSweepJobs({ feePercent }: { feePercent: number }) {
     ),
   ];
 }
-
-/** SQL-free facts for tests and pages that hold a ticket: the booking's rules input. */
-export const ticketFacts = (ticket: Ticket): BookingFacts => ({
-  status: ticket.status,
-  desiredStartAt: Date.parse(ticket.desiredStartTime),
-  acceptDeadlineAt: Date.parse(ticket.acceptDeadline),
-  endsAt: ticket.endsAt ? Date.parse(ticket.endsAt) : null,
-  buyerCheckedInAt: ticket.buyerCheckedInAt ? Date.parse(ticket.buyerCheckedInAt) : null,
-  sellerCheckedInAt: ticket.sellerCheckedInAt ? Date.parse(ticket.sellerCheckedInAt) : null,
-});
 
 export { BookingError };

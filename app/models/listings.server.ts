@@ -158,7 +158,7 @@ export async function updateListing({
     .executeTakeFirst();
   if (!updated) {
     const archived = await db.selectFrom("listings").select("id").where("id", "=", listingId).where("seller_id", "=", sellerId).executeTakeFirst();
-    throw archived ? new BookingError(409, "listing_archived", "アーカイブしたチケットは変更できません") : new BookingError(404, "listing_not_found");
+    throw archived ? new BookingError(409, "listing_archived") : new BookingError(404, "listing_not_found");
   }
   return (await getListing({ db, listingId, viewerId: sellerId }))!;
 }

@@ -15,22 +15,13 @@ import { idempotencyKeySchema, uuidParam } from "~/lib/schemas";
 import { purchaseFormSchema, purchaseSchema } from "~/lib/booking-schemas";
 import { formatDateTime } from "~/lib/time";
 import { redirectWithToast } from "~/lib/toast.server";
-import { purchaseListing } from "~/models/bookings.server";
+import { purchaseListing, purchaseProblem } from "~/models/bookings.server";
 import { CoinError, getBalance } from "~/models/coins.server";
 import { BookingError, getListing } from "~/models/listings.server";
 
 export const meta: MetaFunction = () => pageMeta("購入内容の確認");
 
 const paramsSchema = z.object({ id: uuidParam });
-
-/** What is wrong with the choice before anyone pays: the same rules the model applies, said on the page. */
-function problemsOf(listing: NonNullable<Awaited<ReturnType<typeof getListing>>>, userId: string, units: number, start: Date, now: Date) {
-  if (listing.seller.uid === userId) return messages.tickets.selfPurchase;
-  if (listing.status !== "active") return messages.tickets.listingPaused;
-  if (units > listing.maxUnits) return messages.tickets.unitsOverMax(listing.maxUnits);
-  if (start.getTime() <= now.getTime()) return messages.tickets.startTimeInPast;
-  return null;
-}
 
 /**
  * The last step before coins go into escrow (PRODUCT §5): the total, the balance and the start time, and a plain
@@ -57,10 +48,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   }
   const balance = await getBalance(context.db, user.id).then((b) => b.totalBalance, swallowed("coin balance", 0));
   const { units, desiredStartTime, note } = choice.data;
+  const problemMessage = (problem: BookingError | null) => (problem ? bookingErrorMessage(problem.code, problem.reason) : null);
   return {
     listing,
     choice: { units, desiredStartTime: desiredStartTime.toISOString(), note },
-    problem: problemsOf(listing, user.id, units, desiredStartTime, new Date()),
+    problem: problemMessage(purchaseProblem({ listing: { sellerId: listing.seller.uid, status: listing.status, maxUnits: listing.maxUnits }, buyerId: user.id, input: choice.data, now: new Date() })),
     balance,
     idempotencyKey: key.data,
   };

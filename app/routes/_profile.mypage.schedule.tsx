@@ -4,7 +4,7 @@ import { Avatar } from "~/components/presence";
 import { useRealtimeEvent } from "~/components/realtime-provider";
 import { useTicketReloads } from "~/components/use-ticket-reloads";
 import { requireProfile } from "~/lib/auth.server";
-import { BOOKING_STATUS_LABELS } from "~/lib/booking-rules";
+import { BOOKING_STATUS_LABELS, counterpartLabel } from "~/lib/booking-rules";
 import { formatMinutes } from "~/lib/booking-time";
 import { pageMeta } from "~/lib/meta";
 import { RealtimeEvent } from "~/lib/realtime-events";
@@ -70,7 +70,7 @@ export default function SchedulePage() {
                     <div className="min-w-0 flex-1">
                       <p className="truncate font-semibold">{session.title}</p>
                       <p className="text-sm text-slate-600">
-                        {session.isSeller ? "購入者" : "販売者"} {other.displayName}・{formatMinutes(session.totalMinutes)}・{BOOKING_STATUS_LABELS[session.status]}
+                        {counterpartLabel(session.isSeller)} {other.displayName}・{formatMinutes(session.totalMinutes)}・{BOOKING_STATUS_LABELS[session.status]}
                       </p>
                     </div>
                   </li>

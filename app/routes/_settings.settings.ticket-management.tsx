@@ -13,7 +13,7 @@ import { bookingErrorMessage, messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { parseQuery } from "~/lib/params";
 import { RealtimeEvent } from "~/lib/realtime-events";
-import { idempotencyKeySchema, uuidParam } from "~/lib/schemas";
+import { idempotencyKeySchema, redirectToField, unitsField, uuidParam } from "~/lib/schemas";
 import { redirectWithToast } from "~/lib/toast.server";
 import { actOnBooking, listTickets } from "~/models/bookings.server";
 import { CoinError } from "~/models/coins.server";
@@ -39,9 +39,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 const actionSchema = z.object({
   bookingId: uuidParam,
   intent: z.enum(BOOKING_ACTIONS),
-  units: z.coerce.number().int().min(1).max(8).optional(),
+  units: unitsField.optional(),
   idempotencyKey: idempotencyKeySchema.optional(),
-  redirectTo: z.string().max(200).optional(),
+  redirectTo: redirectToField,
 });
 
 /** Every booking action as a plain form: the same model call as POST /api/tickets/{id}/{action}. */

@@ -7,6 +7,7 @@ import { ErrorList } from "~/components/forms";
 import { Avatar } from "~/components/presence";
 import { StarRating } from "~/components/star-rating";
 import { requireProfile } from "~/lib/auth.server";
+import { counterpartLabel } from "~/lib/booking-rules";
 import { REVIEW_COMMENT_MAX, REVIEW_TIP_MIN } from "~/lib/constants";
 import { formatNumber } from "~/lib/format";
 import { readFormData } from "~/lib/forms.server";
@@ -49,8 +50,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       throw await redirectWithToast(request, context.config, back, { type: "success", title: messages.reviews.sent });
     }
     if (error instanceof ReviewError || error instanceof CoinError) {
-      const message = error instanceof ReviewError ? reviewErrorMessage(error.code) : reviewErrorMessage(error.code);
-      return data({ fieldErrors: {}, error: message, insufficient: error.code === "insufficient_coins", values: fields }, { status: error.status });
+      return data({ fieldErrors: {}, error: reviewErrorMessage(error.code), insufficient: error.code === "insufficient_coins", values: fields }, { status: error.status });
     }
     throw error;
   }
@@ -73,7 +73,7 @@ export default function ReviewPage() {
       <div className="flex items-center gap-3 rounded-xl bg-white p-4 ring-1 ring-slate-200">
         <Avatar name={other.displayName} src={other.avatar} />
         <div>
-          <p className="text-xs text-slate-600">{ticket.isSeller ? "購入者" : "販売者"}</p>
+          <p className="text-xs text-slate-600">{counterpartLabel(ticket.isSeller)}</p>
           <p className="font-semibold">{other.displayName}</p>
           <p className="text-sm text-slate-600">{ticket.title}</p>
         </div>

@@ -2,7 +2,6 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
 import { CoinSlider } from "~/components/coin-slider";
 import { ErrorList, SelectField, TextareaField, TextField } from "~/components/forms";
 import { requireProfile } from "~/lib/auth.server";
@@ -11,7 +10,7 @@ import { formatNumber } from "~/lib/format";
 import { readFormData } from "~/lib/forms.server";
 import { bookingErrorMessage, messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
-import { listingSchema, uuidParam } from "~/lib/schemas";
+import { listingSchema, listingStatusFormSchema, uuidParam } from "~/lib/schemas";
 import { redirectWithToast } from "~/lib/toast.server";
 import { listGames } from "~/models/game.server";
 import { BookingError, getListing, listListings, updateListing, createListing } from "~/models/listings.server";
@@ -31,17 +30,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { games, listings: own.listings, editing: editing && editing.seller.uid === user.id && editing.status !== "archived" ? editing : null };
 }
 
-/** The status buttons of a listing: pause, resume, archive. */
-const statusFormSchema = z.object({
-  listingId: uuidParam,
-  status: z.enum(["active", "paused", "archived"]),
-});
-
 export async function action({ request, context }: ActionFunctionArgs) {
   const { user } = await requireProfile(request, context);
   const formData = await readFormData(request);
   if (formData.get("intent") === "status") {
-    const form = statusFormSchema.safeParse(Object.fromEntries(formData));
+    const form = listingStatusFormSchema.safeParse(Object.fromEntries(formData));
     if (!form.success) return data({ result: null, statusError: messages.validation.checkInput }, { status: 400 });
     try {
       await updateListing({ db: context.db, sellerId: user.id, listingId: form.data.listingId, input: { status: form.data.status } });

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiError, apiOk, coinErrorResponse, parseOrThrow, readJson, requireApiUser } from "~/lib/api.server";
+import { apiError, apiOk, coinErrorResponse, parseOrThrow, readJson, requireApiUser, requireIdempotencyKey } from "~/lib/api.server";
 import { coinUrls } from "~/lib/coins.server";
 import { messages } from "~/lib/messages";
-import { coinOrderSchema, idempotencyKeySchema } from "~/lib/schemas";
+import { coinOrderSchema } from "~/lib/schemas";
 import { placeOrder } from "~/models/coin-orders.server";
 
 /**
@@ -12,8 +12,7 @@ import { placeOrder } from "~/models/coin-orders.server";
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiError(405, "method_not_allowed", messages.api.failed);
   const user = await requireApiUser(context);
-  const key = idempotencyKeySchema.safeParse(request.headers.get("Idempotency-Key") ?? undefined);
-  if (!key.success) return apiError(400, "idempotency_key_required", messages.coins.idempotencyKeyRequired);
+  const idempotencyKey = requireIdempotencyKey(request);
   const { packageId } = parseOrThrow(coinOrderSchema, await readJson(request));
   try {
     const { order, isNew } = await placeOrder({
@@ -22,7 +21,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       payments: context.payments,
       userId: user.id,
       packageId,
-      idempotencyKey: key.data,
+      idempotencyKey,
       urls: coinUrls(request, packageId),
     });
     return apiOk({ data: { order } }, { status: isNew ? 201 : 200 });
