@@ -29,6 +29,9 @@ export interface DB {
   bookings: BookingsTable;
   booking_extensions: BookingExtensionsTable;
   reviews: ReviewsTable;
+  uploads: UploadsTable;
+  posts: PostsTable;
+  footprints: FootprintsTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -292,6 +295,34 @@ export interface ReviewsTable {
   comment: ColumnType<string, string | undefined, string>;
   tip_amount: ColumnType<number, number | undefined, number>;
   created_at: CreatedAt;
+}
+
+export type UploadKind = "post" | "avatar" | "chat";
+export interface UploadsTable {
+  id: Generated<string>;
+  owner_id: string;
+  kind: UploadKind;
+  url: string;
+  content_type: string;
+  width: number;
+  height: number;
+  bytes: number;
+  created_at: CreatedAt;
+}
+
+export interface PostsTable {
+  id: Generated<string>;
+  author_id: string;
+  content: string | null;
+  upload_id: string | null;
+  is_public: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: CreatedAt;
+}
+
+export interface FootprintsTable {
+  visitor_id: string;
+  visited_id: string;
+  visited_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export type Database = Kysely<DB>;
