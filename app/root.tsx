@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { AuthProvider } from "./components/auth-provider";
 import { ChatPopups } from "./components/chat-popups";
 import { CoinPurchaseProvider } from "./components/coin-purchase";
+import { PostDialogProvider } from "./components/post-dialog";
 import { ReviewDialogProvider } from "./components/review-dialog";
 import { usePresenceHeartbeat } from "./components/presence";
 import { GeneralErrorBoundary } from "./components/error-boundary";
@@ -98,10 +99,12 @@ function AppShell({ auth, toast, viewer, children }: { auth: RootData["auth"]; t
       <RealtimeProvider>
         <CoinPurchaseProvider>
           <ReviewDialogProvider>
-            {children}
-            <ChatPopups />
-            <Toaster flashed={toast} />
-            <PresenceHeartbeat />
+            <PostDialogProvider>
+              {children}
+              <ChatPopups />
+              <Toaster flashed={toast} />
+              <PresenceHeartbeat />
+            </PostDialogProvider>
           </ReviewDialogProvider>
         </CoinPurchaseProvider>
       </RealtimeProvider>

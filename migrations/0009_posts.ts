@@ -27,7 +27,8 @@ export async function up(db: Kysely<any>) {
     .addColumn("content", "text", (col) => col.check(sql`char_length(content) between 1 and 500`))
     .addColumn("upload_id", "uuid", (col) => col.references("uploads.id").onDelete("restrict"))
     .addColumn("is_public", "boolean", (col) => col.notNull().defaultTo(true))
-    .addColumn("created_at", "timestamptz", (col) => col.notNull().defaultTo(sql`now()`))
+    // Milliseconds, as JavaScript's Date holds them: a page's cursor (created_at, id) then compares exactly.
+    .addColumn("created_at", "timestamptz", (col) => col.notNull().defaultTo(sql`date_trunc('milliseconds', now())`))
     .addCheckConstraint("posts_not_empty", sql`content is not null or upload_id is not null`)
     .execute();
   // The feed pages by (created_at, id) newest first; a profile and its gallery do the same per author.

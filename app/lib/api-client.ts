@@ -95,16 +95,18 @@ export function createApiClient(options: ApiClientOptions) {
 
     const { signal, body } = init;
     const hasBody = body !== undefined;
+    // A FormData body (an upload) goes as multipart: fetch writes its Content-Type with the boundary.
+    const isForm = typeof FormData !== "undefined" && body instanceof FormData;
     const headers = new Headers(init.headers);
     if (!headers.has("Accept")) headers.set("Accept", "application/json");
-    if (hasBody && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
+    if (hasBody && !isForm && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
     headers.set("Authorization", `Bearer ${token}`);
 
     const requestInit: RequestInit = {
       method: init.method ?? (hasBody ? "POST" : "GET"),
       headers,
       credentials: "same-origin",
-      ...(hasBody ? { body: JSON.stringify(body) } : {}),
+      ...(hasBody ? { body: isForm ? (body as FormData) : JSON.stringify(body) } : {}),
       ...(signal ? { signal } : {}),
     };
 
@@ -143,5 +145,6 @@ export function createApiClient(options: ApiClientOptions) {
       request<T>(path, { ...init, method: "POST", body }),
     patch: <T>(path: string, body?: unknown, init?: Omit<ApiRequestInit, "method" | "body">) =>
       request<T>(path, { ...init, method: "PATCH", body }),
+    delete: <T>(path: string, init?: Omit<ApiRequestInit, "method" | "body">) => request<T>(path, { ...init, method: "DELETE" }),
   };
 }

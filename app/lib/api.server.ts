@@ -6,8 +6,9 @@ import { ChatError } from "~/models/chat.server";
 import { CoinOrderError } from "~/models/coin-orders.server";
 import { CoinError } from "~/models/coins.server";
 import { BookingError } from "~/models/listings.server";
+import { PostError } from "~/models/posts.server";
 import { ReviewError } from "~/models/reviews.server";
-import { bookingErrorMessage, chatErrorMessage, coinErrorMessage, messages, reviewErrorMessage } from "./messages";
+import { bookingErrorMessage, chatErrorMessage, coinErrorMessage, messages, postErrorMessage, reviewErrorMessage } from "./messages";
 
 /** The JSON envelope of PRODUCT §8: `{success:true, …}` or `{success:false, error:{code, message}}`. */
 export function apiOk<T extends Record<string, unknown>>(body: T, init?: ResponseInit) {
@@ -92,4 +93,10 @@ export function requireIdempotencyKey(request: Request) {
 export function reviewErrorResponse(error: unknown) {
   if (error instanceof ReviewError) return apiError(error.status, error.code, reviewErrorMessage(error.code));
   return coinErrorResponse(error);
+}
+
+/** A post rule broken in a model becomes its status and Japanese message; anything else is rethrown. */
+export function postErrorResponse(error: unknown) {
+  if (error instanceof PostError) return apiError(error.status, error.code, postErrorMessage(error.code));
+  throw error;
 }

@@ -156,6 +156,21 @@ export const messages = {
     receivedTitle: (name: string, rating: number) => `${name}さんからレビューが届きました（★${rating}）`,
     receivedBody: (tip: number) => (tip > 0 ? `チップ ${tip.toLocaleString("ja-JP")}コインが売上に追加されました（手数料を差し引いた額）。` : "レビューを確認してみましょう。"),
   },
+  posts: {
+    failed: "投稿に失敗しました",
+    empty: "テキストか画像のどちらかを入力してください",
+    created: "投稿しました",
+    deleted: "投稿を削除しました",
+    notFound: "投稿が見つかりません",
+    rateLimited: "投稿が続いています。1分ほど待ってからもう一度お試しください",
+    imageNotYours: "画像をもう一度選んでください",
+    profileRequired: "投稿するにはプロフィールを設定してください",
+  },
+  profiles: {
+    notFound: "ユーザーが見つかりません",
+    blocked: "ブロックしました",
+    unblocked: "ブロックを解除しました",
+  },
   inquiry: {
     sent: "お問い合わせを受け付けました。内容を確認のうえ、ご入力のメールアドレスへご連絡します。",
   },
@@ -219,4 +234,15 @@ export function chatErrorMessage(code: string) {
     self_chat: messages.chat.cannotChatWithSelf,
   };
   return byCode[code] ?? messages.validation.checkInput;
+}
+
+/** What a broken post rule (a PostError code) says to the person. */
+export function postErrorMessage(code: string) {
+  const byCode: Record<string, string> = {
+    image_not_found: messages.posts.imageNotYours,
+    profile_required: messages.posts.profileRequired,
+    post_not_found: messages.posts.notFound,
+    rate_limited: messages.posts.rateLimited,
+  };
+  return byCode[code] ?? messages.posts.failed;
 }

@@ -1,5 +1,8 @@
 import { z } from "zod";
 import {
+  POST_MAX,
+  POSTS_LIMIT_MAX,
+  POSTS_PAGE_SIZE,
   BIO_MAX,
   REVIEW_COMMENT_MAX,
   REVIEW_TIP_MIN,
@@ -347,3 +350,43 @@ export const reviewSchema = z.object({
   tipAmount: coinStep(REVIEW_TIP_MIN).optional().default(0),
 });
 export type ReviewInput = z.infer<typeof reviewSchema>;
+
+/** A post's text (SPEC §5): trimmed, at most 500 characters, line breaks kept; empty is no text. */
+const postContent = multiLineText(POST_MAX, { required: false })
+  .nullable()
+  .optional()
+  .transform((content) => content || null);
+
+/** A form's checkbox or a JSON boolean. */
+const flag = z.union([z.boolean(), z.enum(["true", "on"]).transform(() => true), z.literal("false").transform(() => false)]);
+
+/**
+ * A post (SPEC §3, §7): content or null, imageUrl (one of the author's uploads) or null, isPublic; text or an image
+ * is required.
+ */
+export const postSchema = z
+  .object({
+    content: postContent,
+    imageUrl: singleLineText(URL_MAX, { required: false })
+      .nullable()
+      .optional()
+      .transform((url) => url || null),
+    isPublic: flag.optional().default(true),
+  })
+  .refine((post) => post.content !== null || post.imageUrl !== null, { message: messages.posts.empty, path: ["content"] });
+export type PostInput = z.infer<typeof postSchema>;
+
+/** The new post page (no JavaScript): the text; the image comes as the multipart form's file, checked by the action. */
+export const postFormSchema = z.object({ content: postContent, isPublic: flag.optional().default(true), redirectTo: redirectToField });
+
+/** A list of posts pages by the last post's time (milliseconds) and id: `1732350000123_<uuid>`. */
+export const POST_CURSOR_PATTERN = /^(\d{1,15})_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+/** `?cursor=` of a list of posts (the feed, a profile, the gallery, GET /api/posts). */
+export const postCursorSchema = z.string().regex(POST_CURSOR_PATTERN).optional();
+export const postPageQuerySchema = z.object({ cursor: postCursorSchema });
+export const listPostsQuerySchema = z.object({
+  cursor: postCursorSchema,
+  authorId: uuid.optional(),
+  withImage: booleanParam,
+  limit: limitParam(POSTS_LIMIT_MAX, POSTS_PAGE_SIZE),
+});

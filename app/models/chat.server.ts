@@ -365,6 +365,21 @@ export async function blockUser({ db, blockerId, blockedId }: { db: Database; bl
     .execute();
 }
 
+/** Whether the viewer blocked the other person, and whether the other person blocked the viewer. */
+export async function blockStatus({ db, viewerId, otherId }: { db: Database; viewerId: string; otherId: string }) {
+  const rows = await db
+    .selectFrom("user_blocks")
+    .select("blocker_id")
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("blocker_id", "=", viewerId), eb("blocked_id", "=", otherId)]),
+        eb.and([eb("blocker_id", "=", otherId), eb("blocked_id", "=", viewerId)]),
+      ]),
+    )
+    .execute();
+  return { byViewer: rows.some((row) => row.blocker_id === viewerId), ofViewer: rows.some((row) => row.blocker_id === otherId) };
+}
+
 export async function unblockUser({ db, blockerId, blockedId }: { db: Database; blockerId: string; blockedId: string }) {
   await db.deleteFrom("user_blocks").where("blocker_id", "=", blockerId).where("blocked_id", "=", blockedId).execute();
 }

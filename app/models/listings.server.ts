@@ -36,9 +36,6 @@ export interface Listing {
   updatedAt: string;
 }
 
-/** Presence as an anonymous visitor sees it: nobody has blocked them. */
-const NOBODY = "00000000-0000-0000-0000-000000000000";
-
 function listingsQuery(db: Database, viewerId?: string | null) {
   return db
     .selectFrom("listings as l")
@@ -59,7 +56,7 @@ function listingsQuery(db: Database, viewerId?: string | null) {
       "u.id as seller_id",
       "u.display_name",
       "u.avatar_url",
-      onlineFor(viewerId ?? NOBODY).as("online"),
+      onlineFor(viewerId ?? null).as("online"),
       // The seller's rating, from the reviews index (one seller's reviews, not every review).
       (eb) => eb.selectFrom("reviews").select((inner) => inner.fn.avg<string>("rating").as("a")).whereRef("reviewee_id", "=", "l.seller_id").as("rating_average"),
       (eb) => eb.selectFrom("reviews").select((inner) => inner.fn.countAll<string>().as("n")).whereRef("reviewee_id", "=", "l.seller_id").as("rating_count"),

@@ -15,12 +15,15 @@ import { RealtimeEvent } from "~/lib/realtime-events";
 const seenRecently = (lastSeenAt: string) =>
   sql<SqlBool>`coalesce(${sql.ref(lastSeenAt)} > now() - ${sql.lit(`${ONLINE_WINDOW_MS / 1000} seconds`)}::interval, false)`;
 
+/** No one: the viewer of a signed-out request, where SQL needs a user id. */
+export const NOBODY = "00000000-0000-0000-0000-000000000000";
+
 /**
  * SQL for a query over `users as u`: whether the viewer sees that user online. Someone who blocked the
  * viewer never shows as online to them.
  */
-export const onlineFor = (viewerId: string) =>
-  sql<boolean>`(${seenRecently("u.last_seen_at")} and not exists (select 1 from user_blocks b where b.blocker_id = u.id and b.blocked_id = ${viewerId}))`;
+export const onlineFor = (viewerId: string | null) =>
+  sql<boolean>`(${seenRecently("u.last_seen_at")} and not exists (select 1 from user_blocks b where b.blocker_id = u.id and b.blocked_id = ${viewerId ?? NOBODY}))`;
 
 /** Marks the users as seen now; announces those who were not online. */
 export async function markSeen({ db, realtime, userIds }: { db: Database; realtime: Realtime; userIds: readonly string[] }) {
@@ -81,7 +84,7 @@ async function announce({ db, realtime, userIds, online }: { db: Database; realt
 }
 
 /** Answers which of these users the viewer sees online. */
-export async function onlineUserIds({ db, viewerId, userIds }: { db: Database; viewerId: string; userIds: readonly string[] }) {
+export async function onlineUserIds({ db, viewerId, userIds }: { db: Database; viewerId: string | null; userIds: readonly string[] }) {
   if (userIds.length === 0) return new Set<string>();
   const rows = await db
     .selectFrom("users as u")

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { NewPostLink } from "~/components/post-dialog";
 import { requireProfile } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
 
@@ -10,8 +11,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { profile };
 }
 
-// Only destinations that exist; later features add theirs (footprints).
+// Only destinations that exist; later features add theirs.
 const links = [
+  { to: "/feed", title: "フィード", body: "みんなの新しい投稿と、あなたの投稿" },
+  { to: "/mypage/footprints", title: "足あと", body: "あなたのプロフィールを見に来た人" },
   { to: "/mypage/schedule", title: "スケジュール", body: "予約が確定したプレイの予定（日本時間）" },
   { to: "/settings/ticket-management", title: "チケット管理", body: "購入・販売したチケットの承認・開始・完了" },
   { to: "/mypage/ticket-registration", title: "チケット登録", body: "一緒に遊ぶ時間をチケットとして出品" },
@@ -30,6 +33,12 @@ export default function MyPage() {
           マイページ
         </h1>
         <p className="mt-1 text-slate-600">ようこそ、{profile.displayName}さん</p>
+        <div className="mt-3 flex flex-wrap gap-2">
+          <Link to={`/u/${profile.uid}`} className="btn-secondary">
+            自分のプロフィールを見る
+          </Link>
+          <NewPostLink className="btn-primary">投稿する</NewPostLink>
+        </div>
       </div>
       {profile.games.length ? (
         <ul className="flex flex-wrap gap-2" aria-label="遊んでいるゲーム">

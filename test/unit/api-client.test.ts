@@ -83,6 +83,21 @@ describe("the request it sends", () => {
     expect(sent(fetchMock, 1).init.body).toBe('{"participantIds":["u2"],"type":"direct","name":null}');
     expect(sent(fetchMock, 2).init.method).toBe("POST");
   });
+
+  it("sends a FormData body as it is (fetch writes the multipart boundary) and delete sends its verb", async () => {
+    const fetchMock = vi.fn<typeof fetch>(async () => new Response(null, { status: 204 }));
+    const api = client(fetchMock);
+    const form = new FormData();
+    form.set("type", "post");
+    form.set("file", new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: "image/jpeg" }), "photo.jpg");
+    await api.post("/api/uploads", form);
+    await api.delete("/api/posts/p1");
+
+    expect(sent(fetchMock, 0).init.body).toBe(form);
+    expect(sent(fetchMock, 0).headers.get("Content-Type")).toBeNull();
+    expect(sent(fetchMock, 1).init.method).toBe("DELETE");
+    expect(sent(fetchMock, 1).init.body).toBeUndefined();
+  });
 });
 
 describe("retrying a failed network request (SPEC §7)", () => {

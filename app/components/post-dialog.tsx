@@ -1,0 +1,51 @@
+import { useRevalidator } from "@remix-run/react";
+import { createContext, lazy, Suspense, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { DialogLink } from "./dialog-link";
+
+/** Told to pages when the viewer published a post from the dialog: lists of posts reload. */
+export const POST_CREATED_EVENT = "gm:post-created";
+
+interface PostDialogState {
+  openPostDialog(): void;
+}
+
+const PostDialogContext = createContext<PostDialogState>({ openPostDialog: () => {} });
+export const usePostDialog = () => useContext(PostDialogContext);
+
+// The dialog's code loads the first time it opens, not with every page.
+const PostDialog = lazy(() => import("./post-dialog-body"));
+
+/** The new post dialog (SPEC §2's global overlay). */
+export function PostDialogProvider({ children }: { children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const value = useMemo(() => ({ openPostDialog: () => setOpen(true) }), []);
+  return (
+    <PostDialogContext.Provider value={value}>
+      {children}
+      {open ? (
+        <Suspense fallback={null}>
+          <PostDialog onClose={() => setOpen(false)} onCreated={() => window.dispatchEvent(new Event(POST_CREATED_EVENT))} />
+        </Suspense>
+      ) : null}
+    </PostDialogContext.Provider>
+  );
+}
+
+/** A link to the new post page that, once JavaScript runs, opens the dialog instead. */
+export function NewPostLink({ className, children }: { className: string; children: ReactNode }) {
+  const { openPostDialog } = usePostDialog();
+  return (
+    <DialogLink to="/posts/new" onOpen={openPostDialog} className={className}>
+      {children}
+    </DialogLink>
+  );
+}
+
+/** Reloads the page's data when the viewer publishes a post from the dialog. */
+export function useReloadOnNewPost() {
+  const { revalidate } = useRevalidator();
+  useEffect(() => {
+    window.addEventListener(POST_CREATED_EVENT, revalidate);
+    return () => window.removeEventListener(POST_CREATED_EVENT, revalidate);
+  }, [revalidate]);
+}

@@ -1,0 +1,163 @@
+import { sql, type ExpressionBuilder } from "kysely";
+import type { DB, Database } from "../../server/db/schema";
+import { POST_RATE_LIMIT } from "~/lib/constants";
+import { POST_CURSOR_PATTERN, type PostInput } from "~/lib/schemas";
+import { NOBODY } from "./presence.server";
+import { rateLimitWindowCte } from "./rate-limit.server";
+
+/**
+ * Posts (SPEC §3, §5; PRODUCT §4): text and/or one image, by a person with a profile. The image is one of the
+ * author's own uploads (kind `post`), so a post never points at someone else's file or an outside URL, and pages
+ * draw it with its width and height. Who sees a post is decided here, once, for every page and API that lists them.
+ */
+
+export class PostError extends Error {
+  constructor(
+    readonly status: 400 | 403 | 404 | 429,
+    readonly code: "image_not_found" | "profile_required" | "post_not_found" | "rate_limited",
+  ) {
+    super(code);
+  }
+}
+
+export interface PostImage {
+  url: string;
+  width: number;
+  height: number;
+}
+
+export interface Post {
+  id: string;
+  content: string | null;
+  imageUrl: string | null;
+  image: PostImage | null;
+  isPublic: boolean;
+  author: { uid: string; displayName: string; avatar: string | null };
+  createdAt: string;
+}
+
+/** A page of posts, newest first, and the cursor of the next (older) page when there is one. */
+export interface PostPage {
+  posts: Post[];
+  nextCursor: string | null;
+}
+
+const cursorOf = (post: { createdAt: string; id: string }) => `${Date.parse(post.createdAt)}_${post.id}`;
+
+/**
+ * Which posts a viewer may see: public ones, and their own. Posts by someone the viewer blocked are hidden from
+ * them (issue 14); subscriber-only posts will add their subscribers here.
+ */
+function visibleTo(viewerId: string | null) {
+  const viewer = viewerId ?? NOBODY;
+  return (eb: ExpressionBuilder<DB & { p: DB["posts"] }, "p">) =>
+    eb.and([
+      eb.or([eb("p.is_public", "=", true), eb("p.author_id", "=", viewer)]),
+      eb.not(eb.exists(eb.selectFrom("user_blocks as b").select("b.blocker_id").where("b.blocker_id", "=", viewer).whereRef("b.blocked_id", "=", "p.author_id"))),
+    ]);
+}
+
+function postsQuery(db: Database) {
+  return db
+    .selectFrom("posts as p")
+    .innerJoin("users as u", "u.id", "p.author_id")
+    .leftJoin("uploads as i", "i.id", "p.upload_id")
+    .select(["p.id", "p.content", "p.is_public", "p.created_at", "p.author_id", "u.display_name", "u.avatar_url", "i.url", "i.width", "i.height"]);
+}
+type PostRow = Awaited<ReturnType<ReturnType<typeof postsQuery>["executeTakeFirstOrThrow"]>>;
+
+function toPost(row: PostRow): Post {
+  const image = row.url ? { url: row.url, width: row.width!, height: row.height! } : null;
+  return {
+    id: row.id,
+    content: row.content,
+    imageUrl: image?.url ?? null,
+    image,
+    isPublic: row.is_public,
+    author: { uid: row.author_id, displayName: row.display_name, avatar: row.avatar_url },
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+/**
+ * Publishes a post for the author (POST /api/posts/create, the new post dialog and its page). At most five a
+ * minute (PRODUCT §9): the count and the post are one transaction, so a refused post counts nothing.
+ */
+export async function createPost({ db, authorId, input }: { db: Database; authorId: string; input: PostInput }): Promise<Post> {
+  const id = await db.transaction().execute(async (trx) => {
+    const author = await trx.selectFrom("users").select("id").where("id", "=", authorId).executeTakeFirst();
+    if (!author) throw new PostError(403, "profile_required");
+    let uploadId: string | null = null;
+    if (input.imageUrl) {
+      const upload = await trx
+        .selectFrom("uploads")
+        .select("id")
+        .where("owner_id", "=", authorId)
+        .where("kind", "=", "post")
+        .where("url", "=", input.imageUrl)
+        .orderBy("created_at", "desc")
+        .executeTakeFirst();
+      if (!upload) throw new PostError(400, "image_not_found");
+      uploadId = upload.id;
+    }
+    const counted = await sql<{ bucket: string }>`with admitted as (select 1),
+      ${rateLimitWindowCte({ bucket: `posts:user:${authorId}`, ...POST_RATE_LIMIT, from: "admitted" })}
+      select bucket from rate_limit_counted`.execute(trx);
+    if (counted.rows.length === 0) throw new PostError(429, "rate_limited");
+    const row = await trx
+      .insertInto("posts")
+      .values({ author_id: authorId, content: input.content, upload_id: uploadId, is_public: input.isPublic })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return row.id;
+  });
+  return (await getPost({ db, postId: id, viewerId: authorId }))!;
+}
+
+/** A post as the viewer may see it, or undefined (missing, hidden from them). */
+export async function getPost({ db, postId, viewerId }: { db: Database; postId: string; viewerId: string | null }) {
+  const row = await postsQuery(db).where("p.id", "=", postId).where(visibleTo(viewerId)).executeTakeFirst();
+  return row ? toPost(row) : undefined;
+}
+
+/** Deletes the author's own post; anyone else's (or a missing one) is not found. Its upload stays, as a file others may have cached. */
+export async function deletePost({ db, authorId, postId }: { db: Database; authorId: string; postId: string }) {
+  const deleted = await db.deleteFrom("posts").where("id", "=", postId).where("author_id", "=", authorId).returning("id").executeTakeFirst();
+  if (!deleted) throw new PostError(404, "post_not_found");
+}
+
+/**
+ * Posts the viewer may see, newest first, a page at a time: everyone's (the feed), one author's (a profile), or one
+ * author's with an image (the gallery).
+ */
+export async function listPosts({
+  db,
+  viewerId,
+  authorId,
+  withImage = false,
+  cursor,
+  limit,
+}: {
+  db: Database;
+  viewerId: string | null;
+  authorId?: string;
+  withImage?: boolean;
+  cursor?: string | null;
+  limit: number;
+}): Promise<PostPage> {
+  let query = postsQuery(db)
+    .where(visibleTo(viewerId))
+    .orderBy("p.created_at", "desc")
+    .orderBy("p.id", "desc")
+    .limit(limit + 1);
+  if (authorId) query = query.where("p.author_id", "=", authorId);
+  if (withImage) query = query.where("p.upload_id", "is not", null);
+  const after = cursor ? POST_CURSOR_PATTERN.exec(cursor) : null;
+  if (after) {
+    const [, ms, id] = after;
+    query = query.where((eb) => eb(eb.refTuple("p.created_at", "p.id"), "<", eb.tuple(new Date(Number(ms)), id!)));
+  }
+  const rows = await query.execute();
+  const posts = rows.slice(0, limit).map(toPost);
+  return { posts, nextCursor: rows.length > limit ? cursorOf(posts[posts.length - 1]!) : null };
+}

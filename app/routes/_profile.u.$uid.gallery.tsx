@@ -1,0 +1,97 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { useReloadOnNewPost } from "~/components/post-dialog";
+import { GALLERY_PAGE_SIZE } from "~/lib/constants";
+import { pageMeta } from "~/lib/meta";
+import { parseParams, parseQuery } from "~/lib/params";
+import { postCursorSchema, uuidParam } from "~/lib/schemas";
+import { formatDateTime, isoString } from "~/lib/time";
+import { getPost, listPosts } from "~/models/posts.server";
+
+const paramsSchema = z.object({ uid: uuidParam });
+const querySchema = z.object({ cursor: postCursorSchema, photo: uuidParam.optional() });
+
+export const meta: MetaFunction = ({ matches }) => {
+  const profile = matches.find((match) => match.id === "routes/_profile.u.$uid")?.data as { profile?: { displayName: string } } | undefined;
+  return pageMeta(profile?.profile ? `${profile.profile.displayName}さんのギャラリー` : "ギャラリー");
+};
+
+/**
+ * `/u/{uid}/gallery`: the person's posts with an image, as a grid, a page per `?cursor=`; `?photo={postId}` shows one
+ * at full size. Only what the viewer may see.
+ */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { uid } = parseParams(paramsSchema, params, request);
+  const { cursor, photo } = parseQuery(querySchema, request);
+  const viewer = await context.auth.getUser();
+  const viewerId = viewer?.id ?? null;
+  if (photo) {
+    const post = await getPost({ db: context.db, postId: photo, viewerId });
+    if (!post || post.author.uid !== uid || !post.image) throw new Response(null, { status: 404 });
+    return { uid, photo: post, page: null };
+  }
+  const page = await listPosts({ db: context.db, viewerId, authorId: uid, withImage: true, cursor, limit: GALLERY_PAGE_SIZE });
+  return { uid, photo: null, page };
+}
+
+export default function ProfileGallery() {
+  const { uid, photo, page } = useLoaderData<typeof loader>();
+  useReloadOnNewPost();
+  const gallery = `/u/${uid}/gallery`;
+  if (photo?.image) {
+    return (
+      <figure className="space-y-3" aria-label="画像の詳細">
+        <p>
+          <Link to={gallery} className="text-sm text-brand-700 underline">
+            ← ギャラリーに戻る
+          </Link>
+        </p>
+        <img
+          src={photo.image.url}
+          width={photo.image.width}
+          height={photo.image.height}
+          alt={`${photo.author.displayName}さんの投稿画像`}
+          className="mx-auto h-auto max-h-[80vh] w-auto max-w-full rounded-xl bg-slate-100 object-contain"
+        />
+        <figcaption className="space-y-1">
+          {photo.content ? <p className="whitespace-pre-wrap break-words">{photo.content}</p> : null}
+          <time className="block text-xs text-slate-600" dateTime={isoString(photo.createdAt)}>
+            {formatDateTime(photo.createdAt)}
+          </time>
+        </figcaption>
+      </figure>
+    );
+  }
+  if (!page || page.posts.length === 0) {
+    return <p className="rounded-xl bg-white p-8 text-center text-slate-600 ring-1 ring-slate-200">画像つきの投稿はまだありません。</p>;
+  }
+  return (
+    <section aria-label="ギャラリー" className="space-y-4">
+      <ul className="grid grid-cols-2 gap-2 sm:grid-cols-3">
+        {page.posts.map((post) =>
+          post.image ? (
+            <li key={post.id}>
+              <Link to={`${gallery}?photo=${post.id}`} className="block overflow-hidden rounded-lg bg-slate-100 ring-1 ring-slate-200 focus-visible:ring-2 focus-visible:ring-brand-600">
+                <img
+                  src={post.image.url}
+                  width={post.image.width}
+                  height={post.image.height}
+                  loading="lazy"
+                  decoding="async"
+                  alt={post.content ? `画像: ${post.content.slice(0, 40)}` : `${post.author.displayName}さんの投稿画像`}
+                  className="aspect-square h-auto w-full object-cover transition hover:scale-105"
+                />
+              </Link>
+            </li>
+          ) : null,
+        )}
+      </ul>
+      {page.nextCursor ? (
+        <Link to={`${gallery}?${new URLSearchParams({ cursor: page.nextCursor })}`} className="btn-secondary w-full justify-center">
+          もっと見る
+        </Link>
+      ) : null}
+    </section>
+  );
+}

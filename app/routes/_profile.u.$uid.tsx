@@ -1,0 +1,143 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import { z } from "zod";
+import { NewPostLink } from "~/components/post-dialog";
+import { Avatar } from "~/components/presence";
+import { RatingSummary } from "~/components/star-rating";
+import { requireUser } from "~/lib/auth.server";
+import { readFormData } from "~/lib/forms.server";
+import { messages } from "~/lib/messages";
+import { pageMeta } from "~/lib/meta";
+import { parseParams } from "~/lib/params";
+import { uuidParam } from "~/lib/schemas";
+import { redirectWithToast } from "~/lib/toast.server";
+import { blockStatus, blockUser, ChatError, unblockUser } from "~/models/chat.server";
+import { recordFootprint } from "~/models/footprints.server";
+import { onlineUserIds } from "~/models/presence.server";
+import { ratingsOf } from "~/models/reviews.server";
+import { getProfile } from "~/models/user.server";
+
+const paramsSchema = z.object({ uid: uuidParam });
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data ? `${data.profile.displayName}さんのプロフィール` : "プロフィール");
+
+/**
+ * `/u/{uid}`: a person's profile (avatar with presence, name, bio, games, rating) above its three tabs. A malformed
+ * uid is a fatal 404 (SPEC §5), an unknown one the 404 page. A signed-in visitor leaves a footprint.
+ */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { uid } = parseParams(paramsSchema, params, request);
+  const viewer = await context.auth.getUser();
+  const viewerId = viewer?.id ?? null;
+  const profile = await getProfile({ db: context.db, userId: uid });
+  if (!profile) throw new Response(null, { status: 404 });
+  const isSelf = viewerId === uid;
+  const [online, ratings, blocks] = await Promise.all([
+    onlineUserIds({ db: context.db, viewerId, userIds: [uid] }),
+    ratingsOf(context.db, [uid]),
+    viewerId && !isSelf ? blockStatus({ db: context.db, viewerId, otherId: uid }) : { byViewer: false, ofViewer: false },
+    viewerId && !isSelf ? recordFootprint({ db: context.db, visitorId: viewerId, visitedId: uid }) : null,
+  ]);
+  return { profile, online: online.has(uid), rating: ratings.get(uid)!, isSelf, signedIn: !!viewer, blocks };
+}
+
+const blockFormSchema = z.object({ intent: z.enum(["block", "unblock"]) });
+
+/** The block and unblock buttons (plain forms). */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { uid } = parseParams(paramsSchema, params, request);
+  const user = await requireUser(request, context);
+  const form = blockFormSchema.safeParse(Object.fromEntries(await readFormData(request)));
+  if (!form.success) throw new Response(messages.validation.checkInput, { status: 400 });
+  try {
+    if (form.data.intent === "block") await blockUser({ db: context.db, blockerId: user.id, blockedId: uid });
+    else await unblockUser({ db: context.db, blockerId: user.id, blockedId: uid });
+  } catch (error) {
+    if (error instanceof ChatError) throw new Response(null, { status: error.status === 404 ? 404 : 400 });
+    throw error;
+  }
+  const { pathname } = new URL(request.url);
+  throw await redirectWithToast(request, context.config, pathname, {
+    type: "success",
+    title: form.data.intent === "block" ? messages.profiles.blocked : messages.profiles.unblocked,
+  });
+}
+
+const tabClass = ({ isActive }: { isActive: boolean }) =>
+  `-mb-px border-b-2 px-3 py-2 text-sm font-semibold whitespace-nowrap ${isActive ? "border-brand-600 text-brand-700" : "border-transparent text-slate-600 hover:text-slate-900"}`;
+
+export default function ProfileLayout() {
+  const { profile, online, rating, isSelf, signedIn, blocks } = useLoaderData<typeof loader>();
+  const { pathname, search } = useLocation();
+  const base = `/u/${profile.uid}`;
+  return (
+    <div className="space-y-6">
+      <section aria-labelledby="profile-name" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
+        <div className="flex flex-wrap items-start gap-4">
+          <Avatar name={profile.displayName} src={profile.avatarUrl} size="lg" presence={{ userId: profile.uid, online }} />
+          <div className="min-w-0 flex-1 space-y-1">
+            <h1 id="profile-name" className="text-2xl font-bold break-words">
+              {profile.displayName}
+            </h1>
+            <RatingSummary rating={rating} />
+          </div>
+        </div>
+        {profile.bio ? <p className="mt-4 whitespace-pre-wrap break-words text-slate-700">{profile.bio}</p> : null}
+        {profile.games.length ? (
+          <ul className="mt-4 flex flex-wrap gap-2" aria-label="遊んでいるゲーム">
+            {profile.games.map((game) => (
+              <li key={game.slug} className="rounded-full bg-brand-50 px-3 py-1 text-sm text-brand-700">
+                {game.name}
+                {game.rank ? `（${game.rank}）` : ""}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <div className="mt-5 flex flex-wrap items-center gap-2">
+          {isSelf ? (
+            <>
+              <NewPostLink className="btn-primary">投稿する</NewPostLink>
+              <Link to="/mypage/gamer-edit" className="btn-secondary">
+                プロフィール編集
+              </Link>
+              <Link to="/mypage/footprints" className="btn-secondary">
+                足あと
+              </Link>
+            </>
+          ) : signedIn ? (
+            <>
+              {blocks.byViewer || blocks.ofViewer ? null : (
+                <Link to={`/chat?with=${profile.uid}`} className="btn-primary">
+                  チャットする
+                </Link>
+              )}
+              <Form method="post" action={base}>
+                <input type="hidden" name="intent" value={blocks.byViewer ? "unblock" : "block"} />
+                <button type="submit" className="btn-secondary">
+                  {blocks.byViewer ? "ブロックを解除" : "ブロックする"}
+                </button>
+              </Form>
+            </>
+          ) : (
+            <Link to={`/login?${new URLSearchParams({ redirectTo: pathname + search })}`} className="btn-primary">
+              ログインしてチャットする
+            </Link>
+          )}
+        </div>
+        {blocks.byViewer ? <p className="mt-3 text-sm text-slate-600">このユーザーをブロックしています。相手からのチャット・予約・レビューは届かず、相手の投稿も表示されません。</p> : null}
+      </section>
+      <nav aria-label="プロフィールのページ" className="flex gap-1 overflow-x-auto border-b border-slate-200">
+        <NavLink to={base} end className={tabClass}>
+          プロフィール
+        </NavLink>
+        <NavLink to={`${base}/posts`} className={tabClass}>
+          投稿
+        </NavLink>
+        <NavLink to={`${base}/gallery`} className={tabClass}>
+          ギャラリー
+        </NavLink>
+      </nav>
+      <Outlet />
+    </div>
+  );
+}
