@@ -190,6 +190,8 @@ interface Context {
   bookingId: string;
   /** A completed booking of the member's (as the buyer): what a review is about. */
   completedBookingId: string;
+  /** A post of the other member's (the member may see it, not delete it). */
+  postId: string;
   /** Sessions that the sign-out and refresh rows may end, so the others keep theirs. */
   logoutCookie: string;
   logoutBearer: string;
@@ -366,6 +368,23 @@ const rows: Row[] = [
   },
   { route: "routes/api.coins.packages", method: "GET", as: "bearer", request: () => get("/api/coins/packages", queryString({ x: nastyString })) },
   {
+    route: "routes/api.posts.create",
+    method: "POST",
+    as: "bearer",
+    request: () =>
+      post("/api/posts/create", jsonBody({ content: text("今日もランクマ\n頑張る"), imageUrl: fc.constantFrom(null, "https://example.jp/a.png", "/uploads/post/x.png"), isPublic: fc.constantFrom(true, false, "true") })),
+    examples: () => [jsonExample("/api/posts/create", { content: `投${NUL}稿`, imageUrl: null, isPublic: true }), jsonExample("/api/posts/create", { content: null, imageUrl: `/uploads/${NUL}`, isPublic: true })],
+  },
+  {
+    route: "routes/api.posts",
+    method: "GET",
+    as: "bearer",
+    request: (ctx) =>
+      get("/api/posts", queryString({ cursor: fc.constantFrom(`1732350000123_${ctx.postId}`, "99999999999999_7f1b8a52-4f7a-4d0e-9a51-2f5c6f0a1e11"), authorId: fc.constant(ctx.otherId), withImage: fc.constantFrom("1", "false"), limit: fc.constantFrom("1", "50") })),
+  },
+  { route: "routes/api.posts.$id", method: "GET", as: "bearer", request: (ctx) => segment(ctx.postId).chain((id) => get(`/api/posts/${id}`)) },
+  { route: "routes/api.posts.$id", method: "DELETE", as: "bearer", request: (ctx) => segment(ctx.postId).chain((id) => post(`/api/posts/${id}`, jsonBody({}), "DELETE")) },
+  {
     route: "routes/api.notifications",
     method: "GET",
     as: "bearer",
@@ -538,6 +557,19 @@ const rows: Row[] = [
   },
   { route: "routes/_settings.settings.ticket-management_.$id.review", method: "GET", as: "cookie", request: (ctx) => segment(ctx.completedBookingId).chain((id) => get(`/settings/ticket-management/${id}/review`)) },
   { route: "routes/_settings.settings._index", method: "POST", as: "cookie", request: () => post("/settings", formBody({ scope: fc.constant("global") })) },
+  { route: "routes/posts.$id.delete", method: "POST", as: "cookie", request: (ctx) => segment(ctx.postId).chain((id) => post(`/posts/${id}/delete`, formBody({ redirectTo: text("/feed?cursor=1") }))) },
+  { route: "routes/_profile.u.$uid", method: "POST", as: "cookie", request: (ctx) => segment(ctx.blockTargetId).chain((id) => post(`/u/${id}`, formBody({ intent: fc.constantFrom("block", "unblock", "mute") }))) },
+  { route: "routes/_default.feed", method: "GET", as: "cookie", request: (ctx) => get("/feed", queryString({ cursor: fc.constant(`1732350000123_${ctx.postId}`) })) },
+  // The profile's layout records the visit (a footprint) while its child refuses a bad query: that write is the visit's.
+  { route: "routes/_profile.u.$uid.posts", method: "GET", as: "cookie", refusalWrites: ["footprints"], request: (ctx) => segment(ctx.otherId).chain((id) => get(`/u/${id}/posts`, queryString({ cursor: fc.constant(`1732350000123_${ctx.postId}`) }))) },
+  {
+    route: "routes/_profile.u.$uid.gallery",
+    method: "GET",
+    as: "cookie",
+    refusalWrites: ["footprints"],
+    request: (ctx) => segment(ctx.otherId).chain((id) => get(`/u/${id}/gallery`, queryString({ cursor: fc.constant(`1732350000123_${ctx.postId}`), photo: fc.constant(ctx.postId) }))),
+  },
+  { route: "routes/_default.mypage.footprints", method: "GET", as: "cookie", request: () => get("/mypage/footprints", queryString({ page: fc.constantFrom("0", "1") })) },
   { route: "routes/_default.$", method: "POST", as: "cookie", request: () => segment("no-such-page").chain((page) => post(`/${page}`, formBody({ a: nastyString }))) },
   { route: "routes/auth.discord", method: "POST", as: "cookie", request: () => post("/auth/discord", formBody({ redirectTo: text("/chat") })) },
   { route: "routes/logout", method: "POST", as: "cookie", request: () => post("/logout", formBody({ scope: fc.constantFrom("local", "global", "others") })) },
@@ -672,6 +704,8 @@ beforeAll(async () => {
     if (!response.ok) throw new Error(`${action}: ${response.status}`);
   }
   const { email } = await app.database.db.selectFrom("auth_users").select("email").where("id", "=", browser.id).executeTakeFirstOrThrow();
+  const posted = await other.api("/api/posts/create", { json: { content: "ファズの相手の投稿", imageUrl: null, isPublic: true } });
+  const postId = ((await posted.json()) as { post: { id: string } }).post.id;
   ctx = {
     app,
     stripeApp,
@@ -685,6 +719,7 @@ beforeAll(async () => {
     ownListingId,
     bookingId,
     completedBookingId,
+    postId,
     logoutCookie: logoutBrowser.jar.header(),
     logoutBearer: logoutSession.session.access_token,
     refreshToken: refreshSession.session.refresh_token,
