@@ -38,6 +38,10 @@ const envSchema = z.object({
   SUPABASE_URL: z.string().url().optional(),
   SUPABASE_ANON_KEY: z.string().min(20).optional(),
   SUPABASE_JWT_SECRET: z.string().min(32).optional(),
+  /** Uploaded images go to this Supabase Storage bucket when SUPABASE_URL is set (a public bucket, ADR 017). */
+  SUPABASE_STORAGE_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9._-]{1,62}$/, "must be a bucket name").default("uploads"),
+  /** Writes to the bucket whatever its policies say; without it the anon key needs an insert policy. Server only. */
+  SUPABASE_SERVICE_ROLE_KEY: z.string().min(20).optional(),
   /** The platform's share of what sellers earn, in percent (PRODUCT §5). */
   PLATFORM_FEE_PERCENT: z.coerce.number().int().min(0).max(99).default(DEFAULT_PLATFORM_FEE_PERCENT),
   /** Stripe Checkout for coin purchases; both unset, the built-in test provider pays orders at once. */

@@ -1,4 +1,4 @@
-import { ACCEPT_DEADLINE_MS, LISTINGS_PER_SELLER_MAX, NO_SHOW_GRACE_MS, NOT_STARTED_CANCEL_AFTER_MS } from "./constants";
+import { ACCEPT_DEADLINE_MS, UPLOAD_MAX_BYTES, LISTINGS_PER_SELLER_MAX, NO_SHOW_GRACE_MS, NOT_STARTED_CANCEL_AFTER_MS } from "./constants";
 
 const coinText = (amount: number) => `${amount.toLocaleString("ja-JP")}コイン`;
 const hours = (ms: number) => ms / 3_600_000;
@@ -23,6 +23,11 @@ export const messages = {
     tooMany: (max: number) => `${max}件まで選べます`,
     unknownGame: "選択できないゲームが含まれています",
     invalidCharacters: "使用できない文字が含まれています",
+  },
+  uploads: {
+    tooLarge: `画像のサイズは${UPLOAD_MAX_BYTES / 1024 / 1024}MBまでです`,
+    rateLimited: "画像のアップロードが多すぎます。しばらくしてから再度お試しください。",
+    fileRequired: "画像を選択してください",
   },
   api: {
     authRequired: "認証が必要です",
