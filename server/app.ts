@@ -20,6 +20,7 @@ import { createPayments } from "./payments";
 import { startPresenceTracker, type PresenceTracker } from "./presence";
 import { createOverloadGuard, type OverloadGuard } from "./overload";
 import { attachRealtime, type Realtime } from "./realtime";
+import { createImageStorage, localUploadsDir } from "./storage";
 import { startSweeper, type Sweeper } from "./sweeper";
 import { bookingSweepJobs } from "../app/models/bookings.server";
 import { cspNonce, refuseCrossSiteWrites, securityHeaders } from "./security";
@@ -92,6 +93,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   // Before the realtime module's own middleware: an overloaded server does not spend a query on a handshake.
   io.use(overload.socketMiddleware);
   const payments = createPayments(config);
+  const storage = createImageStorage(config);
   // The tracker needs the emitter and the emitter reports connections to the tracker.
   let presence: PresenceTracker | undefined;
   const realtime = attachRealtime(io, {
@@ -130,6 +132,27 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
     const up = await database.ping();
     res.status(up ? 200 : 503).set("Cache-Control", "no-store").json({ ok: up, db: up ? "ok" : "unavailable" });
   });
+
+  // Uploaded images (ADR 017), named by their content's hash: they never change, so they are cached for a year.
+  // Served as the image type of their name and never sniffed as anything else; a missing one is a 404, a folder too.
+  if (!config.SUPABASE_URL) {
+    app.use(
+      "/uploads",
+      express.static(localUploadsDir(config), {
+        immutable: true,
+        maxAge: "1y",
+        fallthrough: false,
+        index: false,
+        redirect: false,
+        dotfiles: "deny",
+        setHeaders: (res, file) => {
+          res.setHeader("X-Content-Type-Options", "nosniff");
+          const type = UPLOAD_CONTENT_TYPES[path.extname(file)];
+          if (type) res.setHeader("Content-Type", type);
+        },
+      }),
+    );
+  }
 
   // The Supabase Auth endpoints supabase-js talks to, when the app is its own auth server (PRODUCT §3).
   const { localAuth } = auth;
@@ -178,6 +201,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
         auth: auth.forRequest(requestInfo(req, res)),
         realtime,
         payments,
+        storage,
       }),
     }),
   );
@@ -241,6 +265,8 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   };
 }
 
+const UPLOAD_CONTENT_TYPES: Record<string, string> = { ".jpg": "image/jpeg", ".png": "image/png", ".webp": "image/webp", ".gif": "image/gif" };
+
 /** An Express request as a Fetch API Request (for handlers written against web standards). */
 function toFetchRequest(req: express.Request): Request {
   const headers = new Headers();
@@ -261,6 +287,8 @@ function toFetchRequest(req: express.Request): Request {
 function discardUnreadBody(req: express.Request, res: express.Response, next: express.NextFunction) {
   res.on("finish", () => {
     if (req.complete || req.destroyed) return;
+    // A response that said Connection: close (a 413 upload) ends the connection instead: Node closes the socket.
+    if (/\bclose\b/i.test(String(res.getHeader("Connection") ?? ""))) return;
     req.removeAllListeners("data");
     req.resume();
   });

@@ -4,6 +4,7 @@ import type { AppConfig } from "./config";
 import type { Database } from "./db/schema";
 import type { Payments } from "./payments";
 import type { Realtime } from "./realtime";
+import type { ImageStorage } from "./storage";
 
 /** What every loader and action receives as `context`. Tests build their own. */
 export interface AppContext {
@@ -17,6 +18,8 @@ export interface AppContext {
   realtime: Realtime;
   /** How coins are paid for: the test provider or Stripe (server/payments.ts). */
   payments: Payments;
+  /** Where uploaded images are stored: DATA_DIR/uploads or a Supabase Storage bucket (server/storage.ts). */
+  storage: ImageStorage;
 }
 
 declare module "@remix-run/server-runtime" {

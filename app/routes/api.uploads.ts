@@ -1,0 +1,40 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { apiError, apiOk, requireApiUser } from "~/lib/api.server";
+import { UPLOAD_KINDS, UPLOAD_MAX_BYTES } from "~/lib/constants";
+import { messages } from "~/lib/messages";
+import { readUploadForm } from "~/lib/multipart.server";
+import { acceptUpload, UploadError } from "~/models/uploads.server";
+
+const uploadTypeSchema = z.enum(UPLOAD_KINDS, { errorMap: () => ({ message: messages.validation.invalidChoice }) });
+
+const codes = { 400: "invalid_image", 401: "unauthorized", 413: "too_large", 429: "rate_limited" } as const;
+
+/**
+ * POST /api/uploads (multipart: file, type post|avatar|chat) → 201 data.url, width, height (PRODUCT §8).
+ * Anonymous callers get their 401 before a byte of the body is read.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (request.method !== "POST") return apiError(405, "method_not_allowed", messages.validation.checkInput);
+  const user = await requireApiUser(context);
+  let form;
+  try {
+    form = await readUploadForm(request, { maxFileBytes: UPLOAD_MAX_BYTES });
+  } catch (error) {
+    if (!(error instanceof UploadError)) throw error;
+    // The rest of the body is unread: close the connection instead of draining up to the client's whole file.
+    const response = apiError(error.status, codes[error.status], error.message);
+    response.headers.set("Connection", "close");
+    return response;
+  }
+  const type = uploadTypeSchema.safeParse(form.fields.get("type"));
+  if (!type.success) return apiError(400, "invalid_input", messages.validation.checkInput, { type: [messages.validation.invalidChoice] });
+  if (!form.file) return apiError(400, "invalid_input", messages.validation.checkInput, { file: [messages.uploads.fileRequired] });
+  try {
+    const image = await acceptUpload({ db: context.db, storage: context.storage, userId: user.id, kind: type.data, bytes: form.file.bytes });
+    return apiOk({ data: { url: image.url, width: image.width, height: image.height } }, { status: 201 });
+  } catch (error) {
+    if (error instanceof UploadError) return apiError(error.status, codes[error.status], error.message);
+    throw error;
+  }
+}
