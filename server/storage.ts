@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { createClient } from "@supabase/supabase-js";
+import WebSocket from "ws";
 import { UPLOAD_CACHE_MAX_AGE_SECONDS } from "../app/lib/constants";
 import type { AppConfig } from "./config";
 
@@ -45,6 +46,8 @@ function supabaseStorage(
   const key = config.SUPABASE_SERVICE_ROLE_KEY ?? config.SUPABASE_ANON_KEY!;
   const supabase = createClient(config.SUPABASE_URL!, key, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    // supabase-js builds its realtime client even when unused; Node 20 has no global WebSocket.
+    realtime: { transport: WebSocket as never },
   });
   const bucket = supabase.storage.from(config.SUPABASE_STORAGE_BUCKET);
   return {

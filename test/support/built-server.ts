@@ -2,6 +2,8 @@ import { spawn } from "node:child_process";
 
 export interface BuiltServer {
   url: string;
+  /** The server's process id (for reading its memory from /proc). */
+  pid: number;
   /** SIGTERM, then waits for the process to exit. */
   stop(): Promise<void>;
 }
@@ -28,6 +30,7 @@ export async function startBuiltServer(env: Record<string, string>): Promise<Bui
   });
   return {
     url,
+    pid: child.pid!,
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
       await exited;
