@@ -4,6 +4,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import fc from "fast-check";
+import sharp from "sharp";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBrowserMember, createMember, PASSWORD, signUp, uniqueEmail } from "../support/auth";
@@ -253,6 +254,27 @@ function purchaseFields() {
     note: text("よろしくお願いします"),
   };
 }
+/** POST /api/uploads: a multipart form with a type and a file that may be an image, not one, or half of one. */
+const TINY_PNG = await sharp({ create: { width: 2, height: 2, channels: 3, background: "#3a6" } }).png().toBuffer();
+function uploadBody() {
+  const file = fc.oneof(
+    fc.constant(TINY_PNG),
+    fc.constant(Buffer.concat([TINY_PNG, Buffer.from("<html><script>alert(1)</script></html>")])),
+    fc.constant(TINY_PNG.subarray(0, 30)),
+    fc.constant(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>')),
+    fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)),
+  );
+  const multipart = fc
+    .tuple(formString(fc.constantFrom("post", "avatar", "chat")), fc.option(file), nastyString, fc.constantFrom("image/png", "image/jpeg", "text/html", ""))
+    .map(([type, bytes, filename, contentType]) => {
+      const form = new FormData();
+      if (type !== undefined) form.append("type", type);
+      if (bytes) form.append("file", new Blob([bytes], { type: contentType }), filename);
+      return { body: form, headers: {} };
+    });
+  return fc.oneof({ weight: 4, arbitrary: multipart }, { weight: 1, arbitrary: formBody({ type: fc.constant("post") }) });
+}
+
 const stringFields = (fields: Record<string, fc.Arbitrary<unknown>>) =>
   Object.fromEntries(Object.entries(fields).map(([name, arbitrary]) => [name, arbitrary.map(String)]));
 
@@ -414,6 +436,8 @@ const rows: Row[] = [
       jsonExample("/api/user/profile", { displayName: "そら", avatarUrl: `https://example.jp/${NUL}.png` }),
     ],
   },
+  // Every attempt counts towards the hourly upload limit, refused ones too (ADR 017).
+  { route: "routes/api.uploads", method: "POST", as: "bearer", refusalWrites: ["rate_limit_windows"], request: () => post("/api/uploads", uploadBody()) },
   { route: "routes/api.users.$id.block", method: "POST", as: "bearer", request: (ctx) => segment(ctx.blockTargetId).chain((id) => post(`/api/users/${id}/block`, jsonBody({}))) },
   { route: "routes/api.users.$id.block", method: "DELETE", as: "bearer", request: (ctx) => segment(ctx.blockTargetId).chain((id) => post(`/api/users/${id}/block`, jsonBody({}), "DELETE")) },
   // Without Stripe configured the webhook is a 404; with it, bodies are sent unsigned, wrongly signed and signed.

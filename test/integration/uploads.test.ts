@@ -29,7 +29,7 @@ const solid = (width: number, height: number) => sharp({ create: { width, height
 function upload(member: Pick<Member, "token"> | null, bytes: Uint8Array, { type = "post", filename = "image.jpg", contentType = "image/jpeg" } = {}) {
   const form = new FormData();
   form.append("type", type);
-  form.append("file", new Blob([bytes], { type: contentType }), filename);
+  form.append("file", new Blob([new Uint8Array(bytes)], { type: contentType }), filename);
   return server.app.request("/api/uploads", { method: "POST", body: form, headers: member ? { Authorization: `Bearer ${member.token}` } : {} });
 }
 const uploadsOf = (member: Member) => server.app.database.db.selectFrom("uploads").selectAll().where("owner_id", "=", member.id).execute();
