@@ -90,16 +90,14 @@ export const REFRESH_TOKEN_REUSE_INTERVAL_MS = 10_000;
  * 2048 px (an avatar a square of at most 512 px), 20 per hour per user. A decoded image above UPLOAD_MAX_INPUT_PIXELS
  * is refused before it is decoded (a small file can expand to gigabytes). The multipart form's text fields are
  * small; the form around the file may add at most UPLOAD_FORM_OVERHEAD_BYTES before a Content-Length is refused.
+ * UPLOAD_MAX_BYTES, UPLOAD_MAX_SIDE and UPLOAD_RATE_LIMIT are with the posts' constants below.
  */
-export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 export const UPLOAD_KINDS = ["post", "avatar", "chat"] as const;
-export const UPLOAD_MAX_SIDE = 2048;
 export const AVATAR_SIDE = 512;
 export const UPLOAD_MAX_INPUT_PIXELS = 50_000_000;
 export const UPLOAD_FIELD_MAX_BYTES = 4 * 1024;
 export const UPLOAD_FORM_MAX_FIELDS = 10;
 export const UPLOAD_FORM_OVERHEAD_BYTES = 64 * 1024;
-export const UPLOAD_RATE_LIMIT = { limit: 20, windowMs: 3600_000 } as const;
 /** Stored images are named by their content's hash, so a URL's bytes never change: cached for a year. */
 export const UPLOAD_CACHE_MAX_AGE_SECONDS = 365 * 24 * 3600;
 
