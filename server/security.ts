@@ -42,7 +42,8 @@ export function securityHeaders({
         "default-src": ["'self'"],
         "script-src": ["'self'", (_req, res) => `'nonce-${(res as unknown as { locals: Express.Locals }).locals.cspNonce}'`],
         "style-src": development ? ["'self'", "'unsafe-inline'"] : ["'self'"],
-        "img-src": ["'self'", "data:", "blob:"],
+        // Uploaded images come from this server, or from the Supabase Storage bucket when Supabase is configured.
+        "img-src": ["'self'", "data:", "blob:", ...(supabaseUrl ? [new URL(supabaseUrl).origin] : [])],
         "font-src": ["'self'"],
         "connect-src": development ? ["'self'", "ws:"] : ["'self'"],
         "object-src": ["'none'"],

@@ -48,6 +48,8 @@ export const messages = {
   profile: {
     saved: "プロフィールを保存しました",
     notSetUp: "プロフィールが未設定です",
+    avatarSaved: "アバター画像を変更しました",
+    avatarRemoved: "アバター画像を削除しました",
   },
   realtime: {
     connectTimeout: "Connection timeout",

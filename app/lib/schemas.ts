@@ -164,8 +164,10 @@ export const signOutScopeSchema = z.enum(["local", "global"]).default("local");
 export const profileSchema = z.object({
   displayName: singleLineText(DISPLAY_NAME_MAX),
   bio: multiLineText(BIO_MAX, { required: false }).optional().default(""),
-  avatarUrl: storableText(z.string().trim().max(URL_MAX, messages.validation.maxLength(URL_MAX)).url(messages.validation.url), false)
-    .refine((url) => /^https?:\/\//.test(url), messages.validation.url)
+  // An uploaded avatar (`/uploads/avatar/…`, or the storage bucket's https URL); null removes it, absent keeps it.
+  avatarUrl: storableText(z.string().trim().max(URL_MAX, messages.validation.maxLength(URL_MAX)), false)
+    .refine((url) => /^https?:\/\/[^\s]+$/.test(url) || /^\/uploads\/[\w./-]+$/.test(url), messages.validation.url)
+    .nullable()
     .optional(),
   games: z
     .array(

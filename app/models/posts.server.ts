@@ -4,6 +4,7 @@ import { POST_RATE_LIMIT } from "~/lib/constants";
 import { POST_CURSOR_PATTERN, type PostInput } from "~/lib/schemas";
 import { NOBODY } from "./presence.server";
 import { rateLimitWindowCte } from "./rate-limit.server";
+import { findOwnUpload } from "./uploads.server";
 
 /**
  * Posts (SPEC §3, §5; PRODUCT §4): text and/or one image, by a person with a profile. The image is one of the
@@ -89,14 +90,7 @@ export async function createPost({ db, authorId, input }: { db: Database; author
     if (!author) throw new PostError(403, "profile_required");
     let uploadId: string | null = null;
     if (input.imageUrl) {
-      const upload = await trx
-        .selectFrom("uploads")
-        .select("id")
-        .where("owner_id", "=", authorId)
-        .where("kind", "=", "post")
-        .where("url", "=", input.imageUrl)
-        .orderBy("created_at", "desc")
-        .executeTakeFirst();
+      const upload = await findOwnUpload({ db: trx, userId: authorId, url: input.imageUrl, kind: "post" });
       if (!upload) throw new PostError(400, "image_not_found");
       uploadId = upload.id;
     }

@@ -16,7 +16,7 @@ import { rateLimitWindowCte } from "./rate-limit.server";
 /** A refused upload: its status and the Japanese message to show. */
 export class UploadError extends Error {
   constructor(
-    readonly status: 400 | 401 | 413 | 429,
+    readonly status: 400 | 401 | 403 | 413 | 429,
     message: string,
   ) {
     super(message);
@@ -85,6 +85,9 @@ export async function acceptUpload(input: {
   kind: UploadKind;
   bytes: Uint8Array;
 }): Promise<StoredImage> {
+  // An upload belongs to a profile: a signed-in account that has not set one up yet is refused, not a foreign-key error.
+  const owner = await input.db.selectFrom("users").select("id").where("id", "=", input.userId).executeTakeFirst();
+  if (!owner) throw new UploadError(403, messages.profile.notSetUp);
   const { rows } = await sql<{ counted: number }>`
     with attempt as (select 1),
     ${rateLimitWindowCte({ bucket: `upload:user:${input.userId}`, ...UPLOAD_RATE_LIMIT, from: "attempt" })}

@@ -62,7 +62,8 @@ export async function saveProfile({ db, realtime, userId, input }: { db: Databas
         oc.column("id").doUpdateSet({
           display_name: input.displayName,
           bio: input.bio,
-          avatar_url: input.avatarUrl ?? null,
+          // A profile form without the avatar (the page uploads it on its own) keeps the one there is.
+          ...(input.avatarUrl !== undefined ? { avatar_url: input.avatarUrl } : {}),
           updated_at: sql<Date>`now()`,
         }),
       )
@@ -82,6 +83,11 @@ export async function saveProfile({ db, realtime, userId, input }: { db: Databas
   });
   publishNotifications(realtime, welcome);
   return { created, profile: (await getProfile({ db, userId }))! };
+}
+
+/** Sets (an uploaded image's URL) or removes (null) the user's avatar. */
+export async function setAvatar({ db, userId, avatarUrl }: { db: Database; userId: string; avatarUrl: string | null }) {
+  await db.updateTable("users").set({ avatar_url: avatarUrl, updated_at: sql<Date>`now()` }).where("id", "=", userId).execute();
 }
 
 /** The caller's subscriptions that are still active (expiresAt in the future). */

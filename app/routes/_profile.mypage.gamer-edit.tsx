@@ -3,8 +3,9 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { ErrorList, TextareaField, TextField } from "~/components/forms";
+import { Avatar } from "~/components/presence";
 import { requireUser, safeRedirectPath } from "~/lib/auth.server";
-import { BIO_MAX, DISPLAY_NAME_MAX, GAME_RANK_MAX } from "~/lib/constants";
+import { BIO_MAX, DISPLAY_NAME_MAX, GAME_RANK_MAX, UPLOAD_IMAGE_TYPES } from "~/lib/constants";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { profileSchema } from "~/lib/schemas";
@@ -48,7 +49,7 @@ export default function GamerEditPage() {
     id: "gamer-edit",
     lastResult,
     constraint: getZodConstraint(profileSchema),
-    defaultValue: { displayName: profile?.displayName ?? "", bio: profile?.bio ?? "", avatarUrl: profile?.avatarUrl ?? "" },
+    defaultValue: { displayName: profile?.displayName ?? "", bio: profile?.bio ?? "" },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
@@ -69,11 +70,11 @@ export default function GamerEditPage() {
       {profile ? null : (
         <p className="mt-2 text-slate-600">表示名と遊んでいるゲームを登録すると、GamerMatchのすべての機能が使えるようになります。</p>
       )}
+      {profile ? <AvatarForms name={profile.displayName} avatarUrl={profile.avatarUrl} /> : null}
       <Form method="post" {...getFormProps(form)} className="mt-6 space-y-6 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
         {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
         <TextField meta={fields.displayName} label="表示名" hint={`${DISPLAY_NAME_MAX}文字以内`} autoComplete="nickname" />
         <TextareaField meta={fields.bio} label="自己紹介" hint={`${BIO_MAX}文字以内`} rows={4} />
-        <TextField meta={fields.avatarUrl} label="アバター画像のURL" type="url" hint="https:// で始まる画像のURL（任意）" />
         <fieldset>
           <legend className="field-label">遊んでいるゲームとランク</legend>
           <ul className="mt-2 divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200">
@@ -105,6 +106,49 @@ export default function GamerEditPage() {
           {submitting ? "保存中…" : "保存する"}
         </button>
       </Form>
+    </section>
+  );
+}
+
+/**
+ * The avatar: a picture uploaded on its own (a multipart form to /mypage/avatar: square, re-encoded, metadata
+ * stripped), or removed. Plain forms, so they work before JavaScript loads.
+ */
+function AvatarForms({ name, avatarUrl }: { name: string; avatarUrl: string | null }) {
+  return (
+    <section aria-labelledby="avatar-title" className="mt-6 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+      <h2 id="avatar-title" className="field-label">
+        アバター画像
+      </h2>
+      <div className="mt-3 flex flex-wrap items-center gap-4">
+        <Avatar name={name} src={avatarUrl} size="lg" />
+        <Form method="post" action="/mypage/avatar" encType="multipart/form-data" className="flex min-w-0 flex-1 flex-wrap items-end gap-2">
+          <div className="min-w-0 flex-1">
+            <label htmlFor="avatar-file" className="text-sm text-slate-700">
+              画像を選ぶ（JPEG / PNG / WebP / GIF、10MBまで・正方形に切り抜きます）
+            </label>
+            <input
+              id="avatar-file"
+              name="avatar"
+              type="file"
+              required
+              accept={UPLOAD_IMAGE_TYPES.join(",")}
+              className="mt-1 block w-full text-sm file:mr-3 file:rounded-md file:border-0 file:bg-brand-50 file:px-3 file:py-2 file:font-semibold file:text-brand-700"
+            />
+          </div>
+          <button type="submit" className="btn-secondary">
+            アップロード
+          </button>
+        </Form>
+        {avatarUrl ? (
+          <Form method="post" action="/mypage/avatar">
+            <input type="hidden" name="intent" value="remove" />
+            <button type="submit" className="text-sm text-slate-700 underline">
+              画像を削除
+            </button>
+          </Form>
+        ) : null}
+      </div>
     </section>
   );
 }

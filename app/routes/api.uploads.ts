@@ -8,7 +8,7 @@ import { acceptUpload, UploadError } from "~/models/uploads.server";
 
 const uploadTypeSchema = z.enum(UPLOAD_KINDS, { errorMap: () => ({ message: messages.validation.invalidChoice }) });
 
-const codes = { 400: "invalid_image", 401: "unauthorized", 413: "too_large", 429: "rate_limited" } as const;
+const codes = { 400: "invalid_image", 401: "unauthorized", 403: "profile_required", 413: "too_large", 429: "rate_limited" } as const;
 
 /**
  * POST /api/uploads (multipart: file, type post|avatar|chat) → 201 data.url, width, height (PRODUCT §8).

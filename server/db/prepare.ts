@@ -2,6 +2,7 @@ import path from "node:path";
 import type { AppConfig } from "../config";
 import { openDatabase, type DatabaseHandle } from ".";
 import { migrateToLatest } from "./migrate";
+import { createImageStorage } from "../storage";
 import { seedDemoData } from "./seed";
 
 /** Opens the configured database, applies pending migrations and seeds it if it was empty. */
@@ -17,7 +18,7 @@ export async function prepareDatabase(config: AppConfig): Promise<DatabaseHandle
     if (wasEmpty && config.SEED === "demo") {
       // Known passwords must not reach production by accident; hosted Supabase keeps its own users.
       const demoAccounts = !config.SUPABASE_URL && (config.NODE_ENV !== "production" || config.ALLOW_DEMO_ACCOUNTS);
-      await seedDemoData(database.db, { demoAccounts });
+      await seedDemoData(database.db, { demoAccounts, storage: createImageStorage(config) });
       console.log(
         `[db] empty database: demo data added${demoAccounts ? " with demo accounts" : ""} (SEED=none skips this)` +
           (!demoAccounts && !config.SUPABASE_URL ? "; demo accounts skipped in production (ALLOW_DEMO_ACCOUNTS=true adds them)" : ""),

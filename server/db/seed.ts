@@ -5,13 +5,17 @@ import { ACCEPT_DEADLINE_MS, DEFAULT_PLATFORM_FEE_PERCENT, DISPLAY_TIME_ZONE } f
 import { chatStartedNotification, recordNotifications, welcomeNotification } from "../../app/models/notification.server";
 import { hashPassword } from "../auth/passwords";
 import type { Transaction } from "kysely";
+import sharp from "sharp";
+import { storeImage } from "../../app/models/uploads.server";
+import type { ImageStorage } from "../storage";
 import type { DB, Database, NewGame } from "./schema";
 
 /**
  * Demo data for an empty database, so a newcomer sees a living site. Each feature adds its part
  * here; `SEED=none` skips all of it.
  */
-export async function seedDemoData(db: Database, { demoAccounts = false }: { demoAccounts?: boolean } = {}) {
+export async function seedDemoData(db: Database, { demoAccounts = false, storage }: { demoAccounts?: boolean; storage?: ImageStorage } = {}) {
+  if (demoAccounts && !storage) throw new Error("seeding demo accounts needs the image storage (their avatars and posts)");
   const passwordHash = demoAccounts ? await hashPassword(DEMO_PASSWORD) : "";
   await db.transaction().execute(async (trx) => {
     await trx.insertInto("games").values(demoGames).onConflict((oc) => oc.column("slug").doNothing()).execute();
@@ -42,6 +46,7 @@ export async function seedDemoData(db: Database, { demoAccounts = false }: { dem
       if (order) await creditPurchase(trx, { userId: account.id, coins: pack.coins, reference: `coin_order:${order.id}` });
     }
     await seedDemoTickets(trx, games);
+    await seedDemoPosts(trx, storage!);
     // A conversation between the first two, so /chat is not empty for a newcomer.
     const [minato, sora] = DEMO_ACCOUNTS;
     const room = await trx
@@ -184,6 +189,67 @@ const DEMO_CONVERSATION: ReadonlyArray<readonly [0 | 1, string]> = [
   [1, "はじめまして！APEXのランク上げを手伝ってもらえませんか？"],
   [0, "もちろんです。今夜21時からどうですか？"],
   [1, "ありがとうございます！よろしくお願いします🙌"],
+];
+
+/**
+ * Avatars and posts of the demo accounts, some with a picture. The pictures are drawn here (SVG rendered by sharp) and
+ * stored through the same path as an upload, so a fresh start downloads nothing.
+ */
+async function seedDemoPosts(trx: Transaction<DB>, storage: ImageStorage) {
+  const picture = async (userId: string, kind: "post" | "avatar", svg: string) =>
+    storeImage({ db: trx, storage, userId, kind, bytes: await sharp(Buffer.from(svg)).png().toBuffer() });
+  for (const [index, account] of DEMO_ACCOUNTS.entries()) {
+    const avatar = await picture(account.id, "avatar", avatarSvg(DEMO_COLOURS[index]!));
+    await trx.updateTable("users").set({ avatar_url: avatar.url }).where("id", "=", account.id).execute();
+  }
+  const now = Date.now();
+  for (const [index, [author, content, scene]] of DEMO_POSTS.entries()) {
+    const account = DEMO_ACCOUNTS[author];
+    const image = scene === null ? null : await picture(account.id, "post", sceneSvg(scene));
+    await trx
+      .insertInto("posts")
+      // Oldest first, a few hours apart, the newest an hour ago.
+      .values({ author_id: account.id, content, upload_id: image?.id ?? null, created_at: new Date(now - (DEMO_POSTS.length - index) * 5 * 3600_000) })
+      .execute();
+  }
+}
+
+const DEMO_COLOURS = [
+  ["#7c3aed", "#22d3ee"],
+  ["#f97316", "#facc15"],
+  ["#0f172a", "#ef4444"],
+] as const;
+
+const avatarSvg = ([from, to]: readonly [string, string]) => `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256">
+  <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>
+  <rect width="256" height="256" fill="url(#g)"/><circle cx="128" cy="104" r="48" fill="#fff" fill-opacity=".85"/>
+  <ellipse cx="128" cy="236" rx="84" ry="64" fill="#fff" fill-opacity=".85"/></svg>`;
+
+/** A game-screen-like picture: a sky, hills, a sun and a few "players" in one colour scheme per scene. */
+const sceneSvg = (scene: number) => {
+  const [sky, ground, accent] = DEMO_SCENES[scene % DEMO_SCENES.length]!;
+  const players = Array.from({ length: 4 }, (_, i) => `<circle cx="${220 + i * 190}" cy="${470 - (i % 2) * 40}" r="22" fill="${accent}" stroke="#fff" stroke-width="6"/>`).join("");
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="675">
+  <defs><linearGradient id="s" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${sky}"/><stop offset="1" stop-color="#ffffff"/></linearGradient></defs>
+  <rect width="1200" height="675" fill="url(#s)"/><circle cx="960" cy="150" r="80" fill="${accent}" fill-opacity=".7"/>
+  <path d="M0 520 Q300 380 600 500 T1200 470 V675 H0 Z" fill="${ground}"/>${players}</svg>`;
+};
+const DEMO_SCENES = [
+  ["#1e3a8a", "#166534", "#f59e0b"],
+  ["#7c2d12", "#57534e", "#22d3ee"],
+  ["#581c87", "#0f766e", "#f472b6"],
+  ["#0c4a6e", "#365314", "#facc15"],
+] as const;
+
+/** Author (index into DEMO_ACCOUNTS), text, and the scene of its picture (null: text only). */
+const DEMO_POSTS: ReadonlyArray<readonly [0 | 1 | 2, string | null, number | null]> = [
+  [0, "今シーズンもソロでマスター到達しました！\nランク上げ手伝えるので気軽にチケットどうぞ。", 0],
+  [1, "スプラのフェス、みんなどっち派？", null],
+  [2, "スト6の練習会やります。モダン操作の人も大歓迎です。", 1],
+  [1, null, 2],
+  [0, "VALORANTの新マップ、ミッドの取り方が難しい…", null],
+  [2, "今日のコーチングで教えた対空のコツをまとめました。\n・早めに屈む\n・飛びを見てから押す", 3],
+  [1, "ユナイトのデュオ相手募集中です！夜22時以降なら毎日います🌙", null],
 ];
 
 /** Demo accounts (README lists them). Only on the local auth server, and never in production unless allowed. */

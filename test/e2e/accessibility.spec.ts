@@ -4,7 +4,7 @@ import { axeViolations, createUser, expect, login, test, waitForHydration } from
  * The main pages, signed out and signed in, on a phone and on a desktop, have no serious or critical
  * accessibility violation (axe-core), once JavaScript has run (the fixture checks each page as it loads too).
  */
-const PUBLIC_PAGES = ["/", "/login", "/signup", "/support", "/terms", "/privacy", "/transaction-act", "/inquiry", "/coins", "/tickets", "/no-such-page"];
+const PUBLIC_PAGES = ["/", "/login", "/signup", "/support", "/terms", "/privacy", "/transaction-act", "/inquiry", "/coins", "/tickets", "/feed", "/no-such-page"];
 const SIGNED_IN_PAGES = [
   "/",
   "/mypage",
@@ -19,6 +19,9 @@ const SIGNED_IN_PAGES = [
   "/mypage/ticket-registration",
   "/settings/ticket-management",
   "/mypage/schedule",
+  "/mypage/footprints",
+  "/feed",
+  "/posts/new",
   "/support",
   "/no-such-page",
 ];
@@ -77,9 +80,19 @@ for (const { name, viewport } of [
       const booked = await request.post(`/api/listings/${listingId}/purchase`, { data: { units: 1, desiredStartTime: Date.now() + 86_400_000 }, headers: auth(me, crypto.randomUUID()) });
       expect(booked.status()).toBe(201);
 
+      // A post of the friend's with an image: the feed, their profile's tabs and the gallery's full-size view.
+      const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAE0lEQVQImWP4z8DwnwGM/zMwAAAf7gP9qS/A4gAAAABJRU5ErkJggg==", "base64");
+      const uploaded = await request.post("/api/uploads", { multipart: { type: "post", file: { name: "a.png", mimeType: "image/png", buffer: png } }, headers: auth(friend) });
+      expect(uploaded.status()).toBe(201);
+      const posted = await request.post("/api/posts/create", { data: { content: "今日の戦績", imageUrl: (await uploaded.json()).data.url, isPublic: true }, headers: auth(friend) });
+      const postId = (await posted.json()).post.id as string;
+
       await login(page, me.email, "/mypage");
       const found: string[] = [];
-      for (const path of [...SIGNED_IN_PAGES, `/tickets/${listingId}`, `/chat/${roomId}`]) found.push(...(await violationsOn(page, path)));
+      const profile = `/u/${friend.id}`;
+      for (const path of [...SIGNED_IN_PAGES, `/tickets/${listingId}`, `/chat/${roomId}`, profile, `${profile}/posts`, `${profile}/gallery`, `${profile}/gallery?photo=${postId}`]) {
+        found.push(...(await violationsOn(page, path)));
+      }
       await expect(page.getByRole("list", { name: "メッセージ一覧" })).toContainText("21時からなら大丈夫です！");
       expect(found).toEqual([]);
     });

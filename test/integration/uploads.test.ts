@@ -10,7 +10,7 @@ import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signAnonKey } from "../../server/auth/jwt";
 import { createImageStorage } from "../../server/storage";
-import { createMember, type Member } from "../support/auth";
+import { createMember, signUp, type Member } from "../support/auth";
 import { startBuiltServer, type BuiltServer } from "../support/built-server";
 import { createTestDatabase, testEngine, type TestDatabase } from "../support/database";
 import { serverWithSockets } from "../support/sockets";
@@ -131,6 +131,11 @@ describe("POST /api/uploads", () => {
     const anonymous = await upload(null, png);
     expect(anonymous.status).toBe(401);
     expect((await anonymous.json()).error.message).toBe("認証が必要です");
+    // Signed up but no profile yet: refused plainly, nothing stored (an upload belongs to a profile).
+    const { session } = await signUp(server.app);
+    const profileless = await upload({ token: session.access_token }, png);
+    expect(profileless.status).toBe(403);
+    expect((await profileless.json()).error).toMatchObject({ code: "profile_required", message: "プロフィールが未設定です" });
 
     const busy = await createMember(server.app, "たくさん");
     const results = await Promise.all(Array.from({ length: 24 }, (_, i) => upload(busy, png, { filename: `${i}.png` })));

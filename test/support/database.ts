@@ -3,6 +3,7 @@ import pg from "pg";
 import { openDatabase, type DatabaseHandle } from "../../server/db";
 import { migrateToLatest } from "../../server/db/migrate";
 import { seedDemoData } from "../../server/db/seed";
+import type { ImageStorage } from "../../server/storage";
 
 /** The engine the suite runs on: PostgreSQL when TEST_DATABASE_URL is set, else in-memory PGlite. */
 export const testEngine = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
@@ -23,7 +24,8 @@ export async function createTestDatabase({
   migrate = true,
   seed = false,
   demoAccounts = false,
-}: { engine?: "postgres" | "pglite"; migrate?: boolean; seed?: boolean; demoAccounts?: boolean } = {}): Promise<TestDatabase> {
+  storage,
+}: { engine?: "postgres" | "pglite"; migrate?: boolean; seed?: boolean; demoAccounts?: boolean; storage?: ImageStorage } = {}): Promise<TestDatabase> {
   let handle: DatabaseHandle;
   let drop = async () => {};
   let databaseUrl: string | undefined;
@@ -41,7 +43,7 @@ export async function createTestDatabase({
     handle = await openDatabase({ dataDir: "memory://" });
   }
   if (migrate) await migrateToLatest(handle.db);
-  if (seed) await seedDemoData(handle.db, { demoAccounts });
+  if (seed) await seedDemoData(handle.db, { demoAccounts, storage });
   return {
     ...handle,
     url: databaseUrl,

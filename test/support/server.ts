@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import { createAppServer, type AppServer } from "../../server/app";
 import { loadConfig, type AppConfig } from "../../server/config";
+import { createImageStorage } from "../../server/storage";
 import { createTestDatabase, type TestDatabase } from "./database";
 
 const buildPath = path.resolve("build/server/index.js");
@@ -31,7 +32,7 @@ export async function startTestServer({
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-test-"));
   const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, SEED: seed ? "demo" : "none", ...env });
-  const database = await createTestDatabase({ seed, demoAccounts: seed });
+  const database = await createTestDatabase({ seed, demoAccounts: seed, storage: createImageStorage(config) });
   const server = await createAppServer({
     config,
     database,

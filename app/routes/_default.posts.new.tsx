@@ -1,0 +1,105 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { ErrorList, TextareaField } from "~/components/forms";
+import { requireProfile, safeRedirectPath } from "~/lib/auth.server";
+import { POST_MAX, UPLOAD_IMAGE_TYPES, UPLOAD_MAX_BYTES } from "~/lib/constants";
+import { messages, postErrorMessage } from "~/lib/messages";
+import { pageMeta } from "~/lib/meta";
+import { readUploadForm } from "~/lib/multipart.server";
+import { postFormSchema } from "~/lib/schemas";
+import { redirectWithToast } from "~/lib/toast.server";
+import { createPost, PostError } from "~/models/posts.server";
+import { acceptUpload, UploadError } from "~/models/uploads.server";
+
+export const meta: MetaFunction = () => pageMeta("新しい投稿");
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireProfile(request, context);
+  return null;
+}
+
+/**
+ * The new post dialog's page twin (no JavaScript): one multipart POST with the text and the image; the image goes
+ * through the same upload rules as POST /api/uploads, the post through the same model as POST /api/posts/create.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { user } = await requireProfile(request, context);
+  const refuse = (status: number, errors: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }, formData = new FormData()) =>
+    data({ result: parseWithZod(formData, { schema: postFormSchema }).reply(errors) }, { status });
+  let form;
+  try {
+    form = await readUploadForm(request, { maxFileBytes: UPLOAD_MAX_BYTES, fileField: "image" });
+  } catch (error) {
+    if (error instanceof UploadError) return refuse(error.status, { fieldErrors: { image: [error.message] } });
+    throw error;
+  }
+  const formData = new FormData();
+  for (const [name, value] of form.fields) formData.set(name, value);
+  const submission = parseWithZod(formData, { schema: postFormSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const { content, isPublic, redirectTo } = submission.value;
+  if (content === null && !form.file) return refuse(400, { fieldErrors: { content: [messages.posts.empty] } }, formData);
+  try {
+    const image = form.file ? await acceptUpload({ db: context.db, storage: context.storage, userId: user.id, kind: "post", bytes: form.file.bytes }) : null;
+    await createPost({ db: context.db, authorId: user.id, input: { content, imageUrl: image?.url ?? null, isPublic } });
+  } catch (error) {
+    if (error instanceof UploadError) return refuse(error.status, { fieldErrors: { image: [error.message] } }, formData);
+    if (error instanceof PostError) return refuse(error.status, { formErrors: [postErrorMessage(error.code)] }, formData);
+    throw error;
+  }
+  throw await redirectWithToast(request, context.config, safeRedirectPath(redirectTo, "/feed"), { type: "success", title: messages.posts.created });
+}
+
+export default function NewPostPage() {
+  const lastResult = useActionData<typeof action>()?.result;
+  const submitting = useNavigation().state !== "idle";
+  const [form, fields] = useForm({
+    id: "new-post",
+    lastResult,
+    constraint: getZodConstraint(postFormSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  // The image is not a field of the schema (it is the multipart file): its errors come from the server only.
+  const imageErrors = lastResult?.error?.image ?? undefined;
+  return (
+    <section aria-labelledby="new-post-title" className="mx-auto max-w-2xl space-y-6">
+      <div>
+        <h1 id="new-post-title" className="text-2xl font-bold">
+          新しい投稿
+        </h1>
+        <p className="mt-1 text-slate-600">テキストか画像（またはその両方）を投稿できます。投稿はフィードとあなたのプロフィールに表示されます。</p>
+      </div>
+      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-6 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+        <input type="hidden" name="isPublic" value="true" />
+        <TextareaField meta={fields.content} label="投稿内容" hint={`${POST_MAX}文字以内`} rows={5} />
+        <div>
+          <label htmlFor="new-post-image" className="field-label">
+            画像（任意・JPEG / PNG / WebP / GIF、10MBまで）
+          </label>
+          <input
+            id="new-post-image"
+            name="image"
+            type="file"
+            accept={UPLOAD_IMAGE_TYPES.join(",")}
+            aria-invalid={imageErrors?.length ? true : undefined}
+            aria-describedby={imageErrors?.length ? "new-post-image-error" : undefined}
+            className="mt-1 block w-full text-sm file:mr-3 file:rounded-md file:border-0 file:bg-brand-50 file:px-3 file:py-2 file:font-semibold file:text-brand-700"
+          />
+          <ErrorList id="new-post-image-error" errors={imageErrors} />
+        </div>
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <div className="flex flex-wrap items-center gap-3">
+          <button type="submit" className="btn-primary" disabled={submitting}>
+            {submitting ? "投稿中…" : "投稿する"}
+          </button>
+          <Link to="/feed" className="text-sm text-slate-700 underline">
+            キャンセル
+          </Link>
+        </div>
+      </Form>
+    </section>
+  );
+}
