@@ -45,7 +45,8 @@ export function securityHeaders({
         // Uploaded images come from this server, or from the Supabase Storage bucket when Supabase is configured.
         "img-src": ["'self'", "data:", "blob:", ...(supabaseUrl ? [new URL(supabaseUrl).origin] : [])],
         "font-src": ["'self'"],
-        "connect-src": development ? ["'self'", "ws:"] : ["'self'"],
+        // blob: the new post dialog's preview is an object URL of the chosen file, which Chromium also reads as a fetch.
+        "connect-src": development ? ["'self'", "blob:", "ws:"] : ["'self'", "blob:"],
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
         "form-action": ["'self'", ...oauthTargets],

@@ -32,7 +32,7 @@ test("with JavaScript: the dialog previews the image, refuses a file that is not
   await dialog.getByLabel(/画像/).setInputFiles(await pngFile("clip.png", 640, 360));
   await expect(dialog.getByTestId("post-image-preview")).toBeVisible();
   await dialog.getByLabel("投稿内容").fill("  新しいスキンを手に入れた！\n今夜一緒に遊べる人いますか？  ");
-  await expect(dialog.getByText("31/500")).toBeVisible();
+  await expect(dialog.getByText("28/500")).toBeVisible();
   expect(await axeViolations(page), "the open dialog").toEqual([]);
   await send.click();
   await expect(dialog).toBeHidden();
