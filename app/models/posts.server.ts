@@ -1,10 +1,11 @@
 import { sql, type ExpressionBuilder } from "kysely";
 import type { DB, Database } from "../../server/db/schema";
+import type { ImageStorage } from "../../server/storage";
 import { POST_RATE_LIMIT } from "~/lib/constants";
 import { POST_CURSOR_PATTERN, type PostInput } from "~/lib/schemas";
 import { NOBODY } from "./presence.server";
 import { rateLimitWindowCte } from "./rate-limit.server";
-import { findOwnUpload } from "./uploads.server";
+import { acceptUpload, findOwnUpload } from "./uploads.server";
 
 /**
  * Posts (SPEC §3, §5; PRODUCT §4): text and/or one image, by a person with a profile. The image is one of the
@@ -81,23 +82,37 @@ function toPost(row: PostRow): Post {
 }
 
 /**
- * Publishes a post for the author (POST /api/posts/create, the new post dialog and its page). At most five a
- * minute (PRODUCT §9): the count and the post are one transaction, so a refused post counts nothing.
+ * Publishes a post for the author (POST /api/posts/create, the new post dialog and its page). Its image is either one
+ * of the author's uploads (`input.imageUrl`, the dialog's way: uploaded first) or the bytes of one (`upload`, the
+ * page's single POST), stored by the uploads model inside this transaction. At most five posts a minute (PRODUCT §9):
+ * the count, the upload's row and the post are one transaction, so a refused post leaves nothing behind.
  */
-export async function createPost({ db, authorId, input }: { db: Database; authorId: string; input: PostInput }): Promise<Post> {
+export async function createPost({
+  db,
+  authorId,
+  input,
+  upload,
+}: {
+  db: Database;
+  authorId: string;
+  input: PostInput;
+  upload?: { storage: ImageStorage; bytes: Uint8Array };
+}): Promise<Post> {
   const id = await db.transaction().execute(async (trx) => {
     const author = await trx.selectFrom("users").select("id").where("id", "=", authorId).executeTakeFirst();
     if (!author) throw new PostError(403, "profile_required");
-    let uploadId: string | null = null;
-    if (input.imageUrl) {
-      const upload = await findOwnUpload({ db: trx, userId: authorId, url: input.imageUrl, kind: "post" });
-      if (!upload) throw new PostError(400, "image_not_found");
-      uploadId = upload.id;
-    }
     const counted = await sql<{ bucket: string }>`with admitted as (select 1),
       ${rateLimitWindowCte({ bucket: `posts:user:${authorId}`, ...POST_RATE_LIMIT, from: "admitted" })}
       select bucket from rate_limit_counted`.execute(trx);
     if (counted.rows.length === 0) throw new PostError(429, "rate_limited");
+    let uploadId: string | null = null;
+    if (upload) {
+      uploadId = (await acceptUpload({ db: trx, storage: upload.storage, userId: authorId, kind: "post", bytes: upload.bytes })).id;
+    } else if (input.imageUrl) {
+      const own = await findOwnUpload({ db: trx, userId: authorId, url: input.imageUrl, kind: "post" });
+      if (!own) throw new PostError(400, "image_not_found");
+      uploadId = own.id;
+    }
     const row = await trx
       .insertInto("posts")
       .values({ author_id: authorId, content: input.content, upload_id: uploadId, is_public: input.isPublic })

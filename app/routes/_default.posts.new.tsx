@@ -11,7 +11,7 @@ import { readUploadForm } from "~/lib/multipart.server";
 import { postFormSchema } from "~/lib/schemas";
 import { redirectWithToast } from "~/lib/toast.server";
 import { createPost, PostError } from "~/models/posts.server";
-import { acceptUpload, UploadError } from "~/models/uploads.server";
+import { UploadError } from "~/models/uploads.server";
 
 export const meta: MetaFunction = () => pageMeta("新しい投稿");
 
@@ -42,8 +42,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { content, isPublic, redirectTo } = submission.value;
   if (content === null && !form.file) return refuse(400, { fieldErrors: { content: [messages.posts.empty] } }, formData);
   try {
-    const image = form.file ? await acceptUpload({ db: context.db, storage: context.storage, userId: user.id, kind: "post", bytes: form.file.bytes }) : null;
-    await createPost({ db: context.db, authorId: user.id, input: { content, imageUrl: image?.url ?? null, isPublic } });
+    await createPost({
+      db: context.db,
+      authorId: user.id,
+      input: { content, imageUrl: null, isPublic },
+      upload: form.file ? { storage: context.storage, bytes: form.file.bytes } : undefined,
+    });
   } catch (error) {
     if (error instanceof UploadError) return refuse(error.status, { fieldErrors: { image: [error.message] } }, formData);
     if (error instanceof PostError) return refuse(error.status, { formErrors: [postErrorMessage(error.code)] }, formData);

@@ -254,9 +254,9 @@ function purchaseFields() {
     note: text("よろしくお願いします"),
   };
 }
-/** POST /api/uploads: a multipart form with a type and a file that may be an image, not one, or half of one. */
+/** A multipart form with text fields and a file (named `fileField`) that may be an image, not one, or half of one. */
 const TINY_PNG = await sharp({ create: { width: 2, height: 2, channels: 3, background: "#3a6" } }).png().toBuffer();
-function uploadBody() {
+function fileForm(fileField: string, fields: Record<string, fc.Arbitrary<string>>) {
   const file = fc.oneof(
     fc.constant(TINY_PNG),
     fc.constant(Buffer.concat([TINY_PNG, Buffer.from("<html><script>alert(1)</script></html>")])),
@@ -264,15 +264,16 @@ function uploadBody() {
     fc.constant(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>')),
     fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)),
   );
+  const values = fc.record(Object.fromEntries(Object.entries(fields).map(([name, valid]) => [name, formString(valid)])));
   const multipart = fc
-    .tuple(formString(fc.constantFrom("post", "avatar", "chat")), fc.option(file), nastyString, fc.constantFrom("image/png", "image/jpeg", "text/html", ""))
-    .map(([type, bytes, filename, contentType]) => {
+    .tuple(values, fc.option(file), nastyString, fc.constantFrom("image/png", "image/jpeg", "text/html", ""))
+    .map(([known, bytes, filename, contentType]) => {
       const form = new FormData();
-      if (type !== undefined) form.append("type", type);
-      if (bytes) form.append("file", new Blob([bytes], { type: contentType }), filename);
+      for (const [name, value] of Object.entries(known)) if (value !== undefined) form.append(name, value);
+      if (bytes) form.append(fileField, new Blob([bytes], { type: contentType }), filename);
       return { body: form, headers: {} };
     });
-  return fc.oneof({ weight: 4, arbitrary: multipart }, { weight: 1, arbitrary: formBody({ type: fc.constant("post") }) });
+  return fc.oneof({ weight: 4, arbitrary: multipart }, { weight: 1, arbitrary: formBody(fields) });
 }
 
 const stringFields = (fields: Record<string, fc.Arbitrary<unknown>>) =>
@@ -437,7 +438,7 @@ const rows: Row[] = [
     ],
   },
   // Every attempt counts towards the hourly upload limit, refused ones too (ADR 017).
-  { route: "routes/api.uploads", method: "POST", as: "bearer", refusalWrites: ["rate_limit_windows"], request: () => post("/api/uploads", uploadBody()) },
+  { route: "routes/api.uploads", method: "POST", as: "bearer", refusalWrites: ["rate_limit_windows"], request: () => post("/api/uploads", fileForm("file", { type: fc.constantFrom("post", "avatar", "chat") })) },
   { route: "routes/api.users.$id.block", method: "POST", as: "bearer", request: (ctx) => segment(ctx.blockTargetId).chain((id) => post(`/api/users/${id}/block`, jsonBody({}))) },
   { route: "routes/api.users.$id.block", method: "DELETE", as: "bearer", request: (ctx) => segment(ctx.blockTargetId).chain((id) => post(`/api/users/${id}/block`, jsonBody({}), "DELETE")) },
   // Without Stripe configured the webhook is a 404; with it, bodies are sent unsigned, wrongly signed and signed.
@@ -581,6 +582,10 @@ const rows: Row[] = [
   },
   { route: "routes/_settings.settings.ticket-management_.$id.review", method: "GET", as: "cookie", request: (ctx) => segment(ctx.completedBookingId).chain((id) => get(`/settings/ticket-management/${id}/review`)) },
   { route: "routes/_settings.settings._index", method: "POST", as: "cookie", request: () => post("/settings", formBody({ scope: fc.constant("global") })) },
+  // The page's image counts towards the upload limit inside the post's transaction: a refusal writes nothing at all.
+  { route: "routes/_default.posts.new", method: "POST", as: "cookie", request: () => post("/posts/new", fileForm("image", { content: text("フォームから\r\n投稿"), isPublic: fc.constantFrom("true", "false"), redirectTo: text("/feed") })) },
+  // Both forms answer with a redirect back and a toast (a refusal's reason in an error toast).
+  { route: "routes/mypage.avatar", method: "POST", as: "cookie", request: () => fc.oneof(post("/mypage/avatar", fileForm("avatar", {})), post("/mypage/avatar", formBody({ intent: fc.constantFrom("remove", "delete") }))) },
   { route: "routes/posts.$id.delete", method: "POST", as: "cookie", request: (ctx) => segment(ctx.postId).chain((id) => post(`/posts/${id}/delete`, formBody({ redirectTo: text("/feed?cursor=1") }))) },
   { route: "routes/_profile.u.$uid", method: "POST", as: "cookie", request: (ctx) => segment(ctx.blockTargetId).chain((id) => post(`/u/${id}`, formBody({ intent: fc.constantFrom("block", "unblock", "mute") }))) },
   { route: "routes/_default.feed", method: "GET", as: "cookie", request: (ctx) => get("/feed", queryString({ cursor: fc.constant(`1732350000123_${ctx.postId}`) })) },

@@ -97,6 +97,61 @@ describe("POST /api/posts/create (SPEC §5, §7)", () => {
   });
 });
 
+describe("the new post page and the avatar forms (no JavaScript)", () => {
+  const png = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: "#10b981" } }).png().toBuffer();
+  const multipart = (fields: Record<string, string>, file?: { name: string; bytes: Buffer }) => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.set(name, value);
+    if (file) form.set(file.name, new Blob([new Uint8Array(file.bytes)], { type: "image/png" }), "picture.png");
+    return { method: "POST", body: form };
+  };
+  const uploadsOf = (userId: string) => db().selectFrom("uploads").selectAll().where("owner_id", "=", userId).execute();
+
+  it("posts text and image in one POST; nothing to post is a 400 with the reason; a refused post stores no image", async () => {
+    const author = await createBrowserMember(app, "ページから投稿する人");
+    const empty = await author.page("/posts/new", multipart({ content: "  ", isPublic: "true" }));
+    expect(empty.status).toBe(400);
+    expect(await empty.text()).toContain("テキストか画像のどちらかを入力してください");
+    const notImage = await author.page("/posts/new", multipart({ content: "画像のつもり" }, { name: "image", bytes: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>") }));
+    expect(notImage.status).toBe(400);
+    expect(await notImage.text()).toContain("入力内容を確認してください");
+
+    const posted = await author.page("/posts/new", multipart({ content: "ページから", isPublic: "true", redirectTo: `/u/${author.id}` }, { name: "image", bytes: await png(120, 90) }));
+    expect(posted.status).toBe(302);
+    expect(posted.headers.get("Location")).toBe(`/u/${author.id}`);
+    const [stored] = await db().selectFrom("posts").innerJoin("uploads", "uploads.id", "posts.upload_id").select(["posts.content", "uploads.width", "uploads.height", "uploads.kind"]).where("author_id", "=", author.id).execute();
+    expect(stored).toEqual({ content: "ページから", width: 120, height: 90, kind: "post" });
+
+    for (let i = 0; i < 4; i++) expect((await post(author, { content: `埋める${i}` })).status).toBe(201);
+    const limited = await author.page("/posts/new", multipart({ content: "6つ目" }, { name: "image", bytes: await png(50, 50) }));
+    expect(limited.status).toBe(429);
+    expect(await limited.text()).toContain("投稿が続いています");
+    expect(await uploadsOf(author.id)).toHaveLength(1);
+    expect(await postCount(author.id)).toBe(5);
+  });
+
+  it("the avatar form stores a square picture as the avatar; remove takes it away", async () => {
+    const member = await createBrowserMember(app, "アバターの人");
+    const uploaded = await member.page("/mypage/avatar", multipart({}, { name: "avatar", bytes: await png(300, 200) }));
+    expect(uploaded.status).toBe(302);
+    expect(uploaded.headers.get("Location")).toBe("/mypage/gamer-edit");
+    const [avatar] = await uploadsOf(member.id);
+    expect(avatar).toMatchObject({ kind: "avatar", width: 200, height: 200 });
+    const user = () => db().selectFrom("users").select("avatar_url").where("id", "=", member.id).executeTakeFirstOrThrow();
+    expect((await user()).avatar_url).toBe(avatar!.url);
+    // Saving the profile form (which has no avatar field) keeps it.
+    const saved = await member.page("/mypage/gamer-edit", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ displayName: "アバターの人" }) });
+    expect(saved.status).toBe(302);
+    expect((await user()).avatar_url).toBe(avatar!.url);
+    const refused = await member.page("/mypage/avatar", multipart({}, { name: "avatar", bytes: Buffer.from("not an image") }));
+    expect(refused.status).toBe(302);
+    expect((await user()).avatar_url).toBe(avatar!.url);
+    const removed = await member.page("/mypage/avatar", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ intent: "remove" }) });
+    expect(removed.status).toBe(302);
+    expect((await user()).avatar_url).toBeNull();
+  });
+});
+
 describe("deleting a post", () => {
   it("by its author only: someone else gets 404 and the post stays; anonymous 401; gone afterwards", async () => {
     const author = await createMember(app, "消す人");
