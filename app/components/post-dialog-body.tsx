@@ -135,7 +135,7 @@ export default function PostDialogBody({ onClose, onCreated }: { onClose: () => 
         </div>
         <div>
           <label htmlFor="post-image" className="field-label">
-            画像（任意・JPEG / PNG / WebP / GIF、10MBまで）
+            {messages.posts.imageLabel}
           </label>
           <input
             ref={fileInput}
@@ -144,7 +144,7 @@ export default function PostDialogBody({ onClose, onCreated }: { onClose: () => 
             type="file"
             accept={UPLOAD_IMAGE_TYPES.join(",")}
             onChange={(event) => chooseImage(event.target.files?.[0])}
-            className="mt-1 block w-full text-sm file:mr-3 file:rounded-md file:border-0 file:bg-brand-50 file:px-3 file:py-2 file:font-semibold file:text-brand-700"
+            className="field-file mt-1"
           />
           {preview ? (
             <figure className="mt-3 space-y-2">

@@ -1,7 +1,7 @@
 import { Form, Link, useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { formatDateTime, isoString } from "~/lib/time";
-import type { Post, PostPage } from "~/models/posts.server";
+import type { Post, PostImage as PostImageData, PostPage } from "~/models/posts.server";
 import { Avatar } from "./presence";
 
 const confirmDelete = (event: FormEvent<HTMLFormElement>) => {
@@ -40,18 +40,23 @@ export function PostCard({ post, viewerId, redirectTo }: { post: Post; viewerId:
         ) : null}
       </header>
       {post.content ? <p className="whitespace-pre-wrap break-words">{post.content}</p> : null}
-      {post.image ? (
-        <img
-          src={post.image.url}
-          width={post.image.width}
-          height={post.image.height}
-          loading="lazy"
-          decoding="async"
-          alt={`${post.author.displayName}さんの投稿画像`}
-          className="h-auto max-h-[36rem] w-auto max-w-full rounded-lg bg-slate-100 object-contain"
-        />
-      ) : null}
+      {post.image ? <PostImage post={post} image={post.image} className="h-auto max-h-[36rem] w-auto max-w-full rounded-lg bg-slate-100 object-contain" /> : null}
     </article>
+  );
+}
+
+/** A post's picture at its stored size (no layout shift), loaded when it nears the screen unless `eager`. */
+export function PostImage({ post, image, className, alt, eager = false }: { post: Post; image: PostImageData; className: string; alt?: string; eager?: boolean }) {
+  return (
+    <img
+      src={image.url}
+      width={image.width}
+      height={image.height}
+      loading={eager ? undefined : "lazy"}
+      decoding="async"
+      alt={alt ?? `${post.author.displayName}さんの投稿画像`}
+      className={className}
+    />
   );
 }
 

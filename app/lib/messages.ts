@@ -164,6 +164,7 @@ export const messages = {
     receivedBody: (tip: number) => (tip > 0 ? `チップ ${tip.toLocaleString("ja-JP")}コインが売上に追加されました（手数料を差し引いた額）。` : "レビューを確認してみましょう。"),
   },
   posts: {
+    imageLabel: "画像（任意・JPEG / PNG / WebP / GIF、10MBまで）",
     failed: "投稿に失敗しました",
     empty: "テキストか画像のどちらかを入力してください",
     created: "投稿しました",

@@ -41,25 +41,22 @@ const FORMATS: Record<ImageFormat, { contentType: string; extension: string }> =
   gif: { contentType: "image/gif", extension: "gif" },
 };
 
+/** An image to store: whose, for what, the bytes as uploaded, and where to (a transaction is a Database too). */
+interface ImageInput {
+  db: Database;
+  storage: ImageStorage;
+  userId: string;
+  kind: UploadKind;
+  bytes: Uint8Array;
+}
+
 const invalidImage = () => new UploadError(400, messages.validation.checkInput);
 
 /**
  * Re-encodes an image and stores it under its content hash, with its row in `uploads` (owned by userId).
  * No rate limit (the demo seed calls this); the API goes through acceptUpload.
  */
-export async function storeImage({
-  db,
-  storage,
-  userId,
-  kind,
-  bytes,
-}: {
-  db: Database;
-  storage: ImageStorage;
-  userId: string;
-  kind: UploadKind;
-  bytes: Uint8Array;
-}): Promise<StoredImage> {
+export async function storeImage({ db, storage, userId, kind, bytes }: ImageInput): Promise<StoredImage> {
   const format = sniffImage(bytes);
   if (!format) throw invalidImage();
   const { body, width, height } = await reencode(bytes, format, kind);
@@ -78,13 +75,7 @@ export async function storeImage({
  * The API's way in: 20 uploads an hour per user (PRODUCT §9), then storeImage. Every attempt counts, refused ones
  * too: judging and decoding an image is the expensive part.
  */
-export async function acceptUpload(input: {
-  db: Database;
-  storage: ImageStorage;
-  userId: string;
-  kind: UploadKind;
-  bytes: Uint8Array;
-}): Promise<StoredImage> {
+export async function acceptUpload(input: ImageInput): Promise<StoredImage> {
   // An upload belongs to a profile: a signed-in account that has not set one up yet is refused, not a foreign-key error.
   const owner = await input.db.selectFrom("users").select("id").where("id", "=", input.userId).executeTakeFirst();
   if (!owner) throw new UploadError(403, messages.profile.notSetUp);

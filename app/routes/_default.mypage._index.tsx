@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { GameChips } from "~/components/game-chips";
 import { NewPostLink } from "~/components/post-dialog";
 import { requireProfile } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
@@ -40,16 +41,7 @@ export default function MyPage() {
           <NewPostLink className="btn-primary">投稿する</NewPostLink>
         </div>
       </div>
-      {profile.games.length ? (
-        <ul className="flex flex-wrap gap-2" aria-label="遊んでいるゲーム">
-          {profile.games.map((game) => (
-            <li key={game.slug} className="rounded-full bg-brand-50 px-3 py-1 text-sm text-brand-700">
-              {game.name}
-              {game.rank ? `（${game.rank}）` : ""}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <GameChips games={profile.games} />
       <ul className="grid gap-3 sm:grid-cols-2">
         {links.map((link) => (
           <li key={link.to}>

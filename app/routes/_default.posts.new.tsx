@@ -81,7 +81,7 @@ export default function NewPostPage() {
         <TextareaField meta={fields.content} label="投稿内容" hint={`${POST_MAX}文字以内`} rows={5} />
         <div>
           <label htmlFor="new-post-image" className="field-label">
-            画像（任意・JPEG / PNG / WebP / GIF、10MBまで）
+            {messages.posts.imageLabel}
           </label>
           <input
             id="new-post-image"
@@ -90,7 +90,7 @@ export default function NewPostPage() {
             accept={UPLOAD_IMAGE_TYPES.join(",")}
             aria-invalid={imageErrors?.length ? true : undefined}
             aria-describedby={imageErrors?.length ? "new-post-image-error" : undefined}
-            className="mt-1 block w-full text-sm file:mr-3 file:rounded-md file:border-0 file:bg-brand-50 file:px-3 file:py-2 file:font-semibold file:text-brand-700"
+            className="field-file mt-1"
           />
           <ErrorList id="new-post-image-error" errors={imageErrors} />
         </div>

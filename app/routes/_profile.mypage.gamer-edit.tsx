@@ -133,7 +133,7 @@ function AvatarForms({ name, avatarUrl }: { name: string; avatarUrl: string | nu
               type="file"
               required
               accept={UPLOAD_IMAGE_TYPES.join(",")}
-              className="mt-1 block w-full text-sm file:mr-3 file:rounded-md file:border-0 file:bg-brand-50 file:px-3 file:py-2 file:font-semibold file:text-brand-700"
+              className="field-file mt-1"
             />
           </div>
           <button type="submit" className="btn-secondary">

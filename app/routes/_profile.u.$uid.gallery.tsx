@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { useReloadOnNewPost } from "~/components/post-dialog";
+import { PostImage } from "~/components/post-list";
 import { GALLERY_PAGE_SIZE } from "~/lib/constants";
 import { pageMeta } from "~/lib/meta";
 import { parseParams, parseQuery } from "~/lib/params";
@@ -47,13 +48,7 @@ export default function ProfileGallery() {
             ← ギャラリーに戻る
           </Link>
         </p>
-        <img
-          src={photo.image.url}
-          width={photo.image.width}
-          height={photo.image.height}
-          alt={`${photo.author.displayName}さんの投稿画像`}
-          className="mx-auto h-auto max-h-[80vh] w-auto max-w-full rounded-xl bg-slate-100 object-contain"
-        />
+        <PostImage post={photo} image={photo.image} eager className="mx-auto h-auto max-h-[80vh] w-auto max-w-full rounded-xl bg-slate-100 object-contain" />
         <figcaption className="space-y-1">
           {photo.content ? <p className="whitespace-pre-wrap break-words">{photo.content}</p> : null}
           <time className="block text-xs text-slate-600" dateTime={isoString(photo.createdAt)}>
@@ -73,13 +68,10 @@ export default function ProfileGallery() {
           post.image ? (
             <li key={post.id}>
               <Link to={`${gallery}?photo=${post.id}`} className="block overflow-hidden rounded-lg bg-slate-100 ring-1 ring-slate-200 focus-visible:ring-2 focus-visible:ring-brand-600">
-                <img
-                  src={post.image.url}
-                  width={post.image.width}
-                  height={post.image.height}
-                  loading="lazy"
-                  decoding="async"
-                  alt={post.content ? `画像: ${post.content.slice(0, 40)}` : `${post.author.displayName}さんの投稿画像`}
+                <PostImage
+                  post={post}
+                  image={post.image}
+                  alt={post.content ? `画像: ${post.content.slice(0, 40)}` : undefined}
                   className="aspect-square h-auto w-full object-cover transition hover:scale-105"
                 />
               </Link>

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { z } from "zod";
+import { GameChips } from "~/components/game-chips";
 import { NewPostLink } from "~/components/post-dialog";
 import { Avatar } from "~/components/presence";
 import { RatingSummary } from "~/components/star-rating";
@@ -83,16 +84,9 @@ export default function ProfileLayout() {
           </div>
         </div>
         {profile.bio ? <p className="mt-4 whitespace-pre-wrap break-words text-slate-700">{profile.bio}</p> : null}
-        {profile.games.length ? (
-          <ul className="mt-4 flex flex-wrap gap-2" aria-label="遊んでいるゲーム">
-            {profile.games.map((game) => (
-              <li key={game.slug} className="rounded-full bg-brand-50 px-3 py-1 text-sm text-brand-700">
-                {game.name}
-                {game.rank ? `（${game.rank}）` : ""}
-              </li>
-            ))}
-          </ul>
-        ) : null}
+        <div className="mt-4">
+          <GameChips games={profile.games} />
+        </div>
         <div className="mt-5 flex flex-wrap items-center gap-2">
           {isSelf ? (
             <>
