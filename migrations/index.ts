@@ -8,6 +8,7 @@ import * as m0006 from "./0006_rate_limit_windows";
 import * as m0007 from "./0007_bookings";
 import * as m0008 from "./0008_reviews";
 import * as m0009 from "./0009_posts";
+import * as m0010 from "./0010_subscriptions_payouts";
 
 /**
  * Every migration, in order. Migrations are imported statically so the bundled server, the
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   "0007_bookings": m0007,
   "0008_reviews": m0008,
   "0009_posts": m0009,
+  "0010_subscriptions_payouts": m0010,
 };

@@ -32,6 +32,9 @@ export interface DB {
   uploads: UploadsTable;
   posts: PostsTable;
   footprints: FootprintsTable;
+  subscription_plans: SubscriptionPlansTable;
+  subscription_payments: SubscriptionPaymentsTable;
+  payout_requests: PayoutRequestsTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -119,7 +122,9 @@ export interface SubscriptionsTable {
   subscriber_id: string;
   subscribee_id: string;
   expires_at: Timestamp;
+  reminded_expires_at: Timestamp | null;
   created_at: CreatedAt;
+  updated_at: UpdatedAt;
 }
 
 export type ChatRoomType = "DIRECT" | "GROUP" | "BOOKING";
@@ -323,6 +328,43 @@ export interface FootprintsTable {
   visitor_id: string;
   visited_id: string;
   visited_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface SubscriptionPlansTable {
+  seller_id: string;
+  monthly_price: number;
+  description: ColumnType<string, string | undefined, string>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface SubscriptionPaymentsTable {
+  id: Generated<string>;
+  subscription_id: string;
+  subscriber_id: string;
+  subscribee_id: string;
+  price: number;
+  expires_at: Timestamp;
+  idempotency_key: string;
+  created_at: CreatedAt;
+}
+
+export type PayoutStatus = "requested" | "paid" | "rejected";
+export type BankAccountType = "ordinary" | "checking";
+export interface PayoutRequestsTable {
+  id: Generated<string>;
+  seller_id: string;
+  coins: number;
+  yen_amount: number;
+  bank_name: string;
+  branch_name: string;
+  account_type: BankAccountType;
+  account_number: string;
+  account_holder: string;
+  status: ColumnType<PayoutStatus, PayoutStatus | undefined, PayoutStatus>;
+  idempotency_key: string;
+  created_at: CreatedAt;
+  decided_at: Timestamp | null;
 }
 
 export type Database = Kysely<DB>;
