@@ -23,6 +23,7 @@ import { attachRealtime, type Realtime } from "./realtime";
 import { createImageStorage, localUploadsDir } from "./storage";
 import { startSweeper, type Sweeper } from "./sweeper";
 import { bookingSweepJobs } from "../app/models/bookings.server";
+import { subscriptionReminderJob } from "../app/models/subscriptions.server";
 import { cspNonce, refuseCrossSiteWrites, securityHeaders } from "./security";
 
 export interface AppServerOptions {
@@ -106,7 +107,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   const sweeper = startSweeper({
     db: database.db,
     realtime,
-    jobs: bookingSweepJobs({ feePercent: config.PLATFORM_FEE_PERCENT }),
+    jobs: [...bookingSweepJobs({ feePercent: config.PLATFORM_FEE_PERCENT }), subscriptionReminderJob],
     clock: options.clock,
   });
   const requestInfo = (req: express.Request, res: express.Response): RequestInfo => ({

@@ -5,6 +5,7 @@ import { messages, postErrorMessage } from "~/lib/messages";
 import { canSubmitPost, createPostFlow, isPostImage, postCounter, postTooLong, type StepResult } from "~/lib/post-form";
 import type { Post } from "~/models/posts.server";
 import { useAuth } from "./auth-provider";
+import { SubscribersOnlyField } from "./subscribers-only-field";
 import { showToast } from "./toaster";
 
 const failure = (error: unknown, message: (code: string) => string): StepResult<never> => {
@@ -25,6 +26,7 @@ export default function PostDialogBody({ onClose, onCreated }: { onClose: () => 
   const [preview, setPreview] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  const [subscribersOnly, setSubscribersOnly] = useState(false);
   const flow = useMemo(
     () =>
       createPostFlow<File, Post>({
@@ -80,7 +82,7 @@ export default function PostDialogBody({ onClose, onCreated }: { onClose: () => 
   const submit = async () => {
     setError(null);
     setSubmitting(true);
-    const outcome = await flow.submit({ content, image });
+    const outcome = await flow.submit({ content, image, isPublic: !subscribersOnly });
     setSubmitting(false);
     if (!outcome) return;
     if (!outcome.ok) return setError(outcome.error);
@@ -155,6 +157,7 @@ export default function PostDialogBody({ onClose, onCreated }: { onClose: () => 
             </figure>
           ) : null}
         </div>
+        <SubscribersOnlyField name="subscribersOnly" checked={subscribersOnly} onChange={setSubscribersOnly} />
         {error ? (
           <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm text-red-700">
             {error}

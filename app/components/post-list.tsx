@@ -1,5 +1,6 @@
 import { Form, Link, useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
+import { messages } from "~/lib/messages";
 import { formatDateTime, isoString } from "~/lib/time";
 import type { Post, PostImage as PostImageData, PostPage } from "~/models/posts.server";
 import { Avatar } from "./presence";
@@ -39,9 +40,32 @@ export function PostCard({ post, viewerId, redirectTo }: { post: Post; viewerId:
           </Form>
         ) : null}
       </header>
-      {post.content ? <p className="whitespace-pre-wrap break-words">{post.content}</p> : null}
-      {post.image ? <PostImage post={post} image={post.image} className="h-auto max-h-[36rem] w-auto max-w-full rounded-lg bg-slate-100 object-contain" /> : null}
+      {post.locked ? (
+        <LockedPost post={post} />
+      ) : (
+        <>
+          {post.isPublic ? null : <p className="inline-block rounded-full bg-amber-50 px-2 py-0.5 text-xs font-semibold text-amber-900">サブスク限定</p>}
+          {post.content ? <p className="whitespace-pre-wrap break-words">{post.content}</p> : null}
+          {post.image ? <PostImage post={post} image={post.image} className="h-auto max-h-[36rem] w-auto max-w-full rounded-lg bg-slate-100 object-contain" /> : null}
+        </>
+      )}
     </article>
+  );
+}
+
+/** What a subscriber-only post shows to someone who does not subscribe: that it exists, and the way in. */
+function LockedPost({ post }: { post: Post }) {
+  return (
+    <div className="rounded-lg bg-slate-50 px-4 py-6 text-center ring-1 ring-slate-200" data-testid="locked-post">
+      <p className="font-semibold text-slate-800">
+        <span aria-hidden="true">🔒 </span>
+        {messages.subscriptions.locked}
+        {post.hasImage ? "（画像つき）" : ""}
+      </p>
+      <Link to={`/u/${post.author.uid}/subscribe`} className="btn-primary mt-3">
+        サブスクして見る
+      </Link>
+    </div>
   );
 }
 

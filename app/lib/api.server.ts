@@ -8,7 +8,8 @@ import { CoinError } from "~/models/coins.server";
 import { BookingError } from "~/models/listings.server";
 import { PostError } from "~/models/posts.server";
 import { ReviewError } from "~/models/reviews.server";
-import { bookingErrorMessage, chatErrorMessage, coinErrorMessage, messages, postErrorMessage, reviewErrorMessage } from "./messages";
+import { SubscriptionError } from "~/models/subscriptions.server";
+import { bookingErrorMessage, chatErrorMessage, coinErrorMessage, messages, postErrorMessage, reviewErrorMessage, subscriptionErrorMessage } from "./messages";
 
 /** The JSON envelope of PRODUCT §8: `{success:true, …}` or `{success:false, error:{code, message}}`. */
 export function apiOk<T extends Record<string, unknown>>(body: T, init?: ResponseInit) {
@@ -99,4 +100,10 @@ export function reviewErrorResponse(error: unknown) {
 export function postErrorResponse(error: unknown) {
   if (error instanceof PostError) return apiError(error.status, error.code, postErrorMessage(error.code));
   throw error;
+}
+
+/** A subscription rule (or the ledger under a payment) broken in a model becomes its status and Japanese message. */
+export function subscriptionErrorResponse(error: unknown) {
+  if (error instanceof SubscriptionError) return apiError(error.status, error.code, subscriptionErrorMessage(error.code));
+  return coinErrorResponse(error);
 }

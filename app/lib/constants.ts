@@ -202,3 +202,10 @@ export const UPLOAD_MAX_SIDE = 2048;
 export const UPLOAD_RATE_LIMIT = { limit: 20, windowMs: 3600_000 } as const;
 /** What a browser may offer to upload (the server judges the bytes, whatever the type says). */
 export const UPLOAD_IMAGE_TYPES = ["image/jpeg", "image/png", "image/webp", "image/gif"] as const;
+
+/** Subscriptions (PRODUCT §4, §5; issue 15): a monthly plan in coins (slider steps from 100), 30 days a payment. */
+export const SUBSCRIPTION_PRICE_MIN = 100;
+export const SUBSCRIPTION_DESCRIPTION_MAX = 300;
+export const SUBSCRIPTION_PERIOD_MS = 30 * 24 * 3600_000;
+/** No automatic renewal: the subscriber is reminded this long before the expiry, once. */
+export const SUBSCRIPTION_REMINDER_BEFORE_MS = 3 * 24 * 3600_000;

@@ -174,6 +174,20 @@ export const messages = {
     imageNotYours: "画像をもう一度選んでください",
     profileRequired: "投稿するにはプロフィールを設定してください",
   },
+  subscriptions: {
+    subscribed: (until: string) => `サブスクしました（${until}まで）`,
+    planSaved: "サブスクプランを保存しました",
+    planWithdrawn: "サブスクプランを取り下げました",
+    selfSubscription: "自分にはサブスクできません",
+    noPlan: "このユーザーはサブスクプランを提供していません",
+    blocked: "このユーザーにはサブスクできません",
+    idempotencyConflict: "この申し込みはすでに別の内容で処理されています。ページを読み込み直してください",
+    locked: "サブスク限定の投稿です",
+    newSubscriberTitle: (name: string) => `${name}さんがサブスクしました`,
+    newSubscriberBody: (credited: number) => `${coinText(credited)}が売上に追加されました（手数料を差し引いた額）。`,
+    expiringTitle: (name: string) => `${name}さんのサブスクがまもなく終了します`,
+    expiringBody: (until: string) => `${until}に終了します。自動更新はされません。続ける場合は更新してください。`,
+  },
   profiles: {
     notFound: "ユーザーが見つかりません",
     blocked: "ブロックしました",
@@ -253,4 +267,16 @@ export function postErrorMessage(code: string) {
     rate_limited: messages.posts.rateLimited,
   };
   return byCode[code] ?? messages.posts.failed;
+}
+
+/** What a broken subscription rule (a SubscriptionError code) says to the person. */
+export function subscriptionErrorMessage(code: string) {
+  const byCode: Record<string, string> = {
+    self_subscription: messages.subscriptions.selfSubscription,
+    no_plan: messages.subscriptions.noPlan,
+    blocked: messages.subscriptions.blocked,
+    idempotency_conflict: messages.subscriptions.idempotencyConflict,
+    profile_required: messages.profile.notSetUp,
+  };
+  return byCode[code] ?? coinErrorMessage(code);
 }

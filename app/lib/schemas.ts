@@ -1,5 +1,7 @@
 import { z } from "zod";
 import {
+  SUBSCRIPTION_DESCRIPTION_MAX,
+  SUBSCRIPTION_PRICE_MIN,
   POST_MAX,
   POSTS_LIMIT_MAX,
   POSTS_PAGE_SIZE,
@@ -378,8 +380,8 @@ export const postSchema = z
   .refine((post) => post.content !== null || post.imageUrl !== null, { message: messages.posts.empty, path: ["content"] });
 export type PostInput = z.infer<typeof postSchema>;
 
-/** The new post page (no JavaScript): the text; the image comes as the multipart form's file, checked by the action. */
-export const postFormSchema = z.object({ content: postContent, isPublic: flag.optional().default(true), redirectTo: redirectToField });
+/** The new post page (no JavaScript): the text and 「サブスク限定」; the image comes as the multipart form's file, checked by the action. */
+export const postFormSchema = z.object({ content: postContent, subscribersOnly: flag.optional().default(false), redirectTo: redirectToField });
 
 /** A list of posts pages by the last post's time (milliseconds) and id: `1732350000123_<uuid>`. */
 export const POST_CURSOR_PATTERN = /^(\d{1,15})_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
@@ -392,3 +394,15 @@ export const listPostsQuerySchema = z.object({
   withImage: booleanParam,
   limit: limitParam(POSTS_LIMIT_MAX, POSTS_PAGE_SIZE),
 });
+
+/** A seller's subscription plan (PUT /api/store/subscription-plan, its page): a slider step from 100, what subscribers get. */
+export const subscriptionPlanSchema = z.object({
+  monthlyPrice: coinStep(SUBSCRIPTION_PRICE_MIN),
+  description: multiLineText(SUBSCRIPTION_DESCRIPTION_MAX, { required: false }).optional().default(""),
+});
+export type SubscriptionPlanInput = z.infer<typeof subscriptionPlanSchema>;
+
+/** POST /api/subscriptions. */
+export const subscribeSchema = z.object({ subscribeeId: uuid });
+/** The confirmation page's form: its idempotency key, made when the page was rendered. */
+export const subscribeFormSchema = z.object({ idempotencyKey: idempotencyKeySchema });

@@ -1,5 +1,5 @@
-import { sql, type ExpressionBuilder } from "kysely";
-import type { DB, Database } from "../../server/db/schema";
+import { sql } from "kysely";
+import type { Database } from "../../server/db/schema";
 import type { ImageStorage } from "../../server/storage";
 import { POST_RATE_LIMIT } from "~/lib/constants";
 import { POST_CURSOR_PATTERN, type PostInput } from "~/lib/schemas";
@@ -30,10 +30,15 @@ export interface PostImage {
 
 export interface Post {
   id: string;
+  /** Null for a post without text, and for a locked one. */
   content: string | null;
   imageUrl: string | null;
   image: PostImage | null;
+  /** The post has a picture (also when it is locked and the picture is not given). */
+  hasImage: boolean;
   isPublic: boolean;
+  /** Subscriber-only and the viewer is not an active subscriber: shown as a locked card, without its text or image. */
+  locked: boolean;
   author: { uid: string; displayName: string; avatar: string | null };
   createdAt: string;
 }
@@ -47,35 +52,44 @@ export interface PostPage {
 const cursorOf = (post: { createdAt: string; id: string }) => `${Date.parse(post.createdAt)}_${post.id}`;
 
 /**
- * Which posts a viewer may see: public ones, and their own. Posts by someone the viewer blocked are hidden from
- * them (issue 14); subscriber-only posts will add their subscribers here.
+ * Who sees what, decided here once for every list and API (ADR 018, 019). A viewer is shown every post except those
+ * of authors they blocked; they may open (read the text, see the image) public posts, their own, and the
+ * subscriber-only posts of authors they subscribe to while the subscription has not expired at `now`. Any other post
+ * is locked.
  */
-function visibleTo(viewerId: string | null) {
+function postsQuery(db: Database, viewerId: string | null, now: Date) {
   const viewer = viewerId ?? NOBODY;
-  return (eb: ExpressionBuilder<DB & { p: DB["posts"] }, "p">) =>
-    eb.and([
-      eb.or([eb("p.is_public", "=", true), eb("p.author_id", "=", viewer)]),
-      eb.not(eb.exists(eb.selectFrom("user_blocks as b").select("b.blocker_id").where("b.blocker_id", "=", viewer).whereRef("b.blocked_id", "=", "p.author_id"))),
-    ]);
-}
-
-function postsQuery(db: Database) {
   return db
     .selectFrom("posts as p")
     .innerJoin("users as u", "u.id", "p.author_id")
     .leftJoin("uploads as i", "i.id", "p.upload_id")
-    .select(["p.id", "p.content", "p.is_public", "p.created_at", "p.author_id", "u.display_name", "u.avatar_url", "i.url", "i.width", "i.height"]);
+    .select(["p.id", "p.content", "p.is_public", "p.created_at", "p.author_id", "u.display_name", "u.avatar_url", "i.url", "i.width", "i.height"])
+    .select((eb) =>
+      eb
+        .or([
+          eb("p.is_public", "=", true),
+          eb("p.author_id", "=", viewer),
+          eb.exists(
+            eb.selectFrom("subscriptions as s").select("s.id").where("s.subscriber_id", "=", viewer).whereRef("s.subscribee_id", "=", "p.author_id").where("s.expires_at", ">", now),
+          ),
+        ])
+        .as("open"),
+    )
+    .where((eb) => eb.not(eb.exists(eb.selectFrom("user_blocks as b").select("b.blocker_id").where("b.blocker_id", "=", viewer).whereRef("b.blocked_id", "=", "p.author_id"))));
 }
 type PostRow = Awaited<ReturnType<ReturnType<typeof postsQuery>["executeTakeFirstOrThrow"]>>;
 
 function toPost(row: PostRow): Post {
-  const image = row.url ? { url: row.url, width: row.width!, height: row.height! } : null;
+  const locked = !row.open;
+  const image = row.url && !locked ? { url: row.url, width: row.width!, height: row.height! } : null;
   return {
     id: row.id,
-    content: row.content,
+    content: locked ? null : row.content,
     imageUrl: image?.url ?? null,
     image,
+    hasImage: row.url !== null,
     isPublic: row.is_public,
+    locked,
     author: { uid: row.author_id, displayName: row.display_name, avatar: row.avatar_url },
     createdAt: row.created_at.toISOString(),
   };
@@ -123,9 +137,9 @@ export async function createPost({
   return (await getPost({ db, postId: id, viewerId: authorId }))!;
 }
 
-/** A post as the viewer may see it, or undefined (missing, hidden from them). */
-export async function getPost({ db, postId, viewerId }: { db: Database; postId: string; viewerId: string | null }) {
-  const row = await postsQuery(db).where("p.id", "=", postId).where(visibleTo(viewerId)).executeTakeFirst();
+/** A post as the viewer sees it (maybe locked), or undefined (missing, or by someone they blocked). */
+export async function getPost({ db, postId, viewerId, now = new Date() }: { db: Database; postId: string; viewerId: string | null; now?: Date }) {
+  const row = await postsQuery(db, viewerId, now).where("p.id", "=", postId).executeTakeFirst();
   return row ? toPost(row) : undefined;
 }
 
@@ -136,7 +150,7 @@ export async function deletePost({ db, authorId, postId }: { db: Database; autho
 }
 
 /**
- * Posts the viewer may see, newest first, a page at a time: everyone's (the feed), one author's (a profile), or one
+ * Posts as the viewer sees them (subscriber-only ones they may not open are locked), newest first, a page at a time: everyone's (the feed), one author's (a profile), or one
  * author's with an image (the gallery).
  */
 export async function listPosts({
@@ -146,6 +160,7 @@ export async function listPosts({
   withImage = false,
   cursor,
   limit,
+  now = new Date(),
 }: {
   db: Database;
   viewerId: string | null;
@@ -153,9 +168,9 @@ export async function listPosts({
   withImage?: boolean;
   cursor?: string | null;
   limit: number;
+  now?: Date;
 }): Promise<PostPage> {
-  let query = postsQuery(db)
-    .where(visibleTo(viewerId))
+  let query = postsQuery(db, viewerId, now)
     .orderBy("p.created_at", "desc")
     .orderBy("p.id", "desc")
     .limit(limit + 1);

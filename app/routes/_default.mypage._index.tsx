@@ -20,6 +20,8 @@ const links = [
   { to: "/settings/ticket-management", title: "チケット管理", body: "購入・販売したチケットの承認・開始・完了" },
   { to: "/mypage/ticket-registration", title: "チケット登録", body: "一緒に遊ぶ時間をチケットとして出品" },
   { to: "/mypage/gamer-edit", title: "プロフィール編集", body: "表示名・自己紹介・遊んでいるゲーム" },
+  { to: "/settings/subscription", title: "サブスクの管理", body: "サブスク中のゲーマーと期限、更新" },
+  { to: "/settings/store/subscription", title: "サブスクプラン", body: "月額コインで限定投稿を届ける" },
   { to: "/settings/coin-history", title: "コイン履歴", body: "コインの購入・利用・売上の履歴と残高" },
   { to: "/coins", title: "コインを購入", body: "コインパッケージの一覧（税込価格）" },
   { to: "/settings", title: "設定", body: "アカウントの設定" },

@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { ErrorList, TextareaField } from "~/components/forms";
+import { SubscribersOnlyField } from "~/components/subscribers-only-field";
 import { requireProfile, safeRedirectPath } from "~/lib/auth.server";
 import { POST_MAX, UPLOAD_IMAGE_TYPES, UPLOAD_MAX_BYTES } from "~/lib/constants";
 import { messages, postErrorMessage } from "~/lib/messages";
@@ -39,13 +40,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   for (const [name, value] of form.fields) formData.set(name, value);
   const submission = parseWithZod(formData, { schema: postFormSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-  const { content, isPublic, redirectTo } = submission.value;
+  const { content, subscribersOnly, redirectTo } = submission.value;
   if (content === null && !form.file) return refuse(400, { fieldErrors: { content: [messages.posts.empty] } }, formData);
   try {
     await createPost({
       db: context.db,
       authorId: user.id,
-      input: { content, imageUrl: null, isPublic },
+      input: { content, imageUrl: null, isPublic: !subscribersOnly },
       upload: form.file ? { storage: context.storage, bytes: form.file.bytes } : undefined,
     });
   } catch (error) {
@@ -77,7 +78,6 @@ export default function NewPostPage() {
         <p className="mt-1 text-slate-600">テキストか画像（またはその両方）を投稿できます。投稿はフィードとあなたのプロフィールに表示されます。</p>
       </div>
       <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-6 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
-        <input type="hidden" name="isPublic" value="true" />
         <TextareaField meta={fields.content} label="投稿内容" hint={`${POST_MAX}文字以内`} rows={5} />
         <div>
           <label htmlFor="new-post-image" className="field-label">
@@ -94,6 +94,7 @@ export default function NewPostPage() {
           />
           <ErrorList id="new-post-image-error" errors={imageErrors} />
         </div>
+        <SubscribersOnlyField name={fields.subscribersOnly.name} defaultChecked={fields.subscribersOnly.initialValue === "on"} />
         <ErrorList id={form.errorId} errors={form.errors} />
         <div className="flex flex-wrap items-center gap-3">
           <button type="submit" className="btn-primary" disabled={submitting}>

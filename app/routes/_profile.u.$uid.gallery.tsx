@@ -4,6 +4,7 @@ import { z } from "zod";
 import { useReloadOnNewPost } from "~/components/post-dialog";
 import { PostImage } from "~/components/post-list";
 import { GALLERY_PAGE_SIZE } from "~/lib/constants";
+import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { parseParams, parseQuery } from "~/lib/params";
 import { postCursorSchema, uuidParam } from "~/lib/schemas";
@@ -29,6 +30,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const viewerId = viewer?.id ?? null;
   if (photo) {
     const post = await getPost({ db: context.db, postId: photo, viewerId });
+    // A locked picture has no full-size view: it is not the viewer's to see.
     if (!post || post.author.uid !== uid || !post.image) throw new Response(null, { status: 404 });
     return { uid, photo: post, page: null };
   }
@@ -65,7 +67,20 @@ export default function ProfileGallery() {
     <section aria-label="ギャラリー" className="space-y-4">
       <ul className="grid grid-cols-2 gap-2 sm:grid-cols-3">
         {page.posts.map((post) =>
-          post.image ? (
+          post.locked ? (
+            <li key={post.id}>
+              <Link
+                to={`/u/${uid}/subscribe`}
+                className="flex aspect-square flex-col items-center justify-center gap-1 rounded-lg bg-slate-100 p-2 text-center text-sm text-slate-700 ring-1 ring-slate-200"
+                data-testid="locked-post"
+              >
+                <span aria-hidden="true" className="text-2xl">
+                  🔒
+                </span>
+                {messages.subscriptions.locked}
+              </Link>
+            </li>
+          ) : post.image ? (
             <li key={post.id}>
               <Link to={`${gallery}?photo=${post.id}`} className="block overflow-hidden rounded-lg bg-slate-100 ring-1 ring-slate-200 focus-visible:ring-2 focus-visible:ring-brand-600">
                 <PostImage

@@ -7,15 +7,18 @@ import { Avatar } from "~/components/presence";
 import { RatingSummary } from "~/components/star-rating";
 import { requireUser } from "~/lib/auth.server";
 import { readFormData } from "~/lib/forms.server";
+import { formatNumber } from "~/lib/format";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { parseParams } from "~/lib/params";
 import { uuidParam } from "~/lib/schemas";
+import { formatDateTime, isoString } from "~/lib/time";
 import { redirectWithToast } from "~/lib/toast.server";
 import { blockStatus, blockUser, ChatError, unblockUser } from "~/models/chat.server";
 import { recordFootprint } from "~/models/footprints.server";
 import { onlineUserIds } from "~/models/presence.server";
 import { ratingsOf } from "~/models/reviews.server";
+import { getPlan, subscriptionTo } from "~/models/subscriptions.server";
 import { getProfile } from "~/models/user.server";
 
 const paramsSchema = z.object({ uid: uuidParam });
@@ -33,13 +36,15 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const profile = await getProfile({ db: context.db, userId: uid });
   if (!profile) throw new Response(null, { status: 404 });
   const isSelf = viewerId === uid;
-  const [online, ratings, blocks] = await Promise.all([
+  const [online, ratings, blocks, plan, subscription] = await Promise.all([
     onlineUserIds({ db: context.db, viewerId, userIds: [uid] }),
     ratingsOf(context.db, [uid]),
     viewerId && !isSelf ? blockStatus({ db: context.db, viewerId, otherId: uid }) : { byViewer: false, ofViewer: false },
+    getPlan({ db: context.db, sellerId: uid }),
+    viewerId && !isSelf ? subscriptionTo({ db: context.db, subscriberId: viewerId, subscribeeId: uid }) : null,
     viewerId && !isSelf ? recordFootprint({ db: context.db, visitorId: viewerId, visitedId: uid }) : null,
   ]);
-  return { profile, online: online.has(uid), rating: ratings.get(uid)!, isSelf, signedIn: !!viewer, blocks };
+  return { profile, online: online.has(uid), rating: ratings.get(uid)!, isSelf, signedIn: !!viewer, blocks, plan, subscription };
 }
 
 const blockFormSchema = z.object({ intent: z.enum(["block", "unblock"]) });
@@ -68,7 +73,7 @@ const tabClass = ({ isActive }: { isActive: boolean }) =>
   `-mb-px border-b-2 px-3 py-2 text-sm font-semibold whitespace-nowrap ${isActive ? "border-brand-600 text-brand-700" : "border-transparent text-slate-600 hover:text-slate-900"}`;
 
 export default function ProfileLayout() {
-  const { profile, online, rating, isSelf, signedIn, blocks } = useLoaderData<typeof loader>();
+  const { profile, online, rating, isSelf, signedIn, blocks, plan, subscription } = useLoaderData<typeof loader>();
   const { pathname, search } = useLocation();
   const base = `/u/${profile.uid}`;
   return (
@@ -97,6 +102,9 @@ export default function ProfileLayout() {
               <Link to="/mypage/footprints" className="btn-secondary">
                 足あと
               </Link>
+              <Link to="/settings/store/subscription" className="btn-secondary">
+                サブスクプラン
+              </Link>
             </>
           ) : signedIn ? (
             <>
@@ -118,6 +126,23 @@ export default function ProfileLayout() {
             </Link>
           )}
         </div>
+        {plan && !isSelf && !blocks.ofViewer ? (
+          <div className="mt-4 flex flex-wrap items-center gap-3 rounded-lg bg-amber-50 px-4 py-3">
+            <p className="min-w-0 flex-1 text-sm text-amber-950">
+              {subscription?.active ? (
+                <>
+                  サブスク中（<time dateTime={isoString(subscription.expiresAt)}>{formatDateTime(subscription.expiresAt)}</time>まで）
+                </>
+              ) : (
+                <>{`サブスク限定の投稿が見られます：${formatNumber(plan.monthlyPrice)}コイン / 30日`}</>
+              )}
+              {plan.description ? <span className="mt-1 block whitespace-pre-wrap break-words text-amber-900">{plan.description}</span> : null}
+            </p>
+            <Link to={`${base}/subscribe`} className="btn-primary">
+              {subscription?.active ? "更新する" : "サブスクする"}
+            </Link>
+          </div>
+        ) : null}
         {blocks.byViewer ? <p className="mt-3 text-sm text-slate-600">このユーザーをブロックしています。相手からのチャット・予約・レビューは届かず、相手の投稿も表示されません。</p> : null}
       </section>
       <nav aria-label="プロフィールのページ" className="flex gap-1 overflow-x-auto border-b border-slate-200">

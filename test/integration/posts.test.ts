@@ -222,7 +222,7 @@ describe("the feed, profiles and the gallery", () => {
     expect((await app.request("/feed?cursor=not-a-cursor")).status).toBe(400);
   });
 
-  it("a blocked user's posts are hidden from the blocker only; a non-public post shows to its author only", async () => {
+  it("a blocked user's posts are hidden from the blocker only; a non-public post opens to its author only, locked for others", async () => {
     const blocker = await createMember(app, "ブロックする人");
     const blocked = await createMember(app, "ブロックされる人");
     const bystander = await createMember(app, "第三者");
@@ -235,11 +235,14 @@ describe("the feed, profiles and the gallery", () => {
       return ((await response.json()).data.posts as Array<{ id: string }>).map((p) => p.id);
     };
     expect(await idsFor(blocker)).toEqual([]);
-    expect(await idsFor(bystander)).toEqual([loud.id]);
-    expect(await idsFor(null)).toEqual([loud.id]);
+    expect(await idsFor(bystander)).toEqual([secret.id, loud.id]);
+    expect(await idsFor(null)).toEqual([secret.id, loud.id]);
     expect(await idsFor(blocked)).toEqual([secret.id, loud.id]);
     expect((await blocker.api(`/api/posts/${loud.id}`)).status).toBe(404);
-    expect((await bystander.api(`/api/posts/${secret.id}`)).status).toBe(404);
+    const locked = await (await bystander.api(`/api/posts/${secret.id}`)).json();
+    expect(locked.post).toMatchObject({ id: secret.id, locked: true, content: null, imageUrl: null, isPublic: false });
+    const open = await (await blocked.api(`/api/posts/${secret.id}`)).json();
+    expect(open.post).toMatchObject({ locked: false, content: "限定の投稿" });
   });
 
   it("/u/{uid}: a profile with its tabs; the gallery holds only posts with an image and opens one full size", async () => {
