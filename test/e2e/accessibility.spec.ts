@@ -20,6 +20,8 @@ const SIGNED_IN_PAGES = [
   "/settings/ticket-management",
   "/mypage/schedule",
   "/mypage/footprints",
+  "/settings/subscription",
+  "/settings/store/subscription",
   "/feed",
   "/posts/new",
   "/support",
@@ -86,11 +88,14 @@ for (const { name, viewport } of [
       expect(uploaded.status()).toBe(201);
       const posted = await request.post("/api/posts/create", { data: { content: "今日の戦績", imageUrl: (await uploaded.json()).data.url, isPublic: true }, headers: auth(friend) });
       const postId = (await posted.json()).post.id as string;
+      // A plan and a subscriber-only post: the locked card on the profile, and the subscription's confirmation page.
+      expect((await request.put("/api/store/subscription-plan", { data: { monthlyPrice: 500 }, headers: auth(friend) })).ok()).toBe(true);
+      expect((await request.post("/api/posts/create", { data: { content: "限定", imageUrl: null, isPublic: false }, headers: auth(friend) })).ok()).toBe(true);
 
       await login(page, me.email, "/mypage");
       const found: string[] = [];
       const profile = `/u/${friend.id}`;
-      for (const path of [...SIGNED_IN_PAGES, `/tickets/${listingId}`, `/chat/${roomId}`, profile, `${profile}/posts`, `${profile}/gallery`, `${profile}/gallery?photo=${postId}`]) {
+      for (const path of [...SIGNED_IN_PAGES, `/tickets/${listingId}`, `/chat/${roomId}`, profile, `${profile}/posts`, `${profile}/gallery`, `${profile}/gallery?photo=${postId}`, `${profile}/subscribe`]) {
         found.push(...(await violationsOn(page, path)));
       }
       await expect(page.getByRole("list", { name: "メッセージ一覧" })).toContainText("21時からなら大丈夫です！");

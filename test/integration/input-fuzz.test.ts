@@ -405,6 +405,25 @@ const rows: Row[] = [
     request: (ctx) =>
       get("/api/posts", queryString({ cursor: fc.constantFrom(`1732350000123_${ctx.postId}`, "99999999999999_7f1b8a52-4f7a-4d0e-9a51-2f5c6f0a1e11"), authorId: fc.constant(ctx.otherId), withImage: fc.constantFrom("1", "false"), limit: fc.constantFrom("1", "50") })),
   },
+  { route: "routes/api.store.subscription-plan", method: "GET", as: "bearer", request: () => get("/api/store/subscription-plan", queryString({ x: nastyString })) },
+  {
+    route: "routes/api.store.subscription-plan",
+    method: "PUT",
+    as: "bearer",
+    request: () => post("/api/store/subscription-plan", jsonBody({ monthlyPrice: fc.constantFrom(100, 500, "1000", 50_000), description: text("限定の攻略メモ\nです") }), "PUT"),
+    examples: () => [jsonExample("/api/store/subscription-plan", { monthlyPrice: 500, description: `限定${NUL}` }, "PUT")],
+  },
+  { route: "routes/api.store.subscription-plan", method: "DELETE", as: "bearer", request: () => post("/api/store/subscription-plan", jsonBody({}), "DELETE") },
+  {
+    route: "routes/api.subscriptions",
+    method: "POST",
+    as: "bearer",
+    request: (ctx) =>
+      fc
+        .tuple(fc.option(headerValue(randomUUID()), { nil: null }), jsonBody({ subscribeeId: fc.constantFrom(ctx.otherId, ctx.memberId, ctx.blockTargetId) }))
+        .map(([key, sent]) => ({ method: "POST", path: "/api/subscriptions", body: sent.body, headers: { ...sent.headers, ...(key === null ? {} : { "Idempotency-Key": key }) } })),
+  },
+  { route: "routes/api.user.subscriptions", method: "GET", as: "bearer", request: () => get("/api/user/subscriptions", queryString({ x: nastyString })) },
   { route: "routes/api.posts.$id", method: "GET", as: "bearer", request: (ctx) => segment(ctx.postId).chain((id) => get(`/api/posts/${id}`)) },
   { route: "routes/api.posts.$id", method: "DELETE", as: "bearer", request: (ctx) => segment(ctx.postId).chain((id) => post(`/api/posts/${id}`, jsonBody({}), "DELETE")) },
   {
@@ -586,6 +605,19 @@ const rows: Row[] = [
   { route: "routes/_default.posts.new", method: "POST", as: "cookie", request: () => post("/posts/new", fileForm("image", { content: text("フォームから\r\n投稿"), isPublic: fc.constantFrom("true", "false"), redirectTo: text("/feed") })) },
   // Both forms answer with a redirect back and a toast (a refusal's reason in an error toast).
   { route: "routes/mypage.avatar", method: "POST", as: "cookie", request: () => fc.oneof(post("/mypage/avatar", fileForm("avatar", {})), post("/mypage/avatar", formBody({ intent: fc.constantFrom("remove", "delete") }))) },
+  {
+    route: "routes/_store.settings.store.subscription",
+    method: "POST",
+    as: "cookie",
+    request: () => post("/settings/store/subscription", formBody({ intent: fc.constantFrom("save", "withdraw"), monthlyPrice: fc.constantFrom("100", "300", "50000"), description: text("限定配信\r\nです") })),
+  },
+  {
+    route: "routes/_profile.u.$uid_.subscribe",
+    method: "POST",
+    as: "cookie",
+    request: (ctx) => segment(ctx.otherId).chain((id) => post(`/u/${id}/subscribe`, formBody({ idempotencyKey: fc.constant(null).map(() => randomUUID()) }))),
+  },
+  { route: "routes/_profile.u.$uid_.subscribe", method: "GET", as: "cookie", request: (ctx) => segment(ctx.otherId).chain((id) => get(`/u/${id}/subscribe`, queryString({ key: fc.constant(null).map(() => randomUUID()) }))) },
   { route: "routes/posts.$id.delete", method: "POST", as: "cookie", request: (ctx) => segment(ctx.postId).chain((id) => post(`/posts/${id}/delete`, formBody({ redirectTo: text("/feed?cursor=1") }))) },
   { route: "routes/_profile.u.$uid", method: "POST", as: "cookie", request: (ctx) => segment(ctx.blockTargetId).chain((id) => post(`/u/${id}`, formBody({ intent: fc.constantFrom("block", "unblock", "mute") }))) },
   { route: "routes/_default.feed", method: "GET", as: "cookie", request: (ctx) => get("/feed", queryString({ cursor: fc.constant(`1732350000123_${ctx.postId}`) })) },
@@ -733,6 +765,8 @@ beforeAll(async () => {
     if (!response.ok) throw new Error(`${action}: ${response.status}`);
   }
   const { email } = await app.database.db.selectFrom("auth_users").select("email").where("id", "=", browser.id).executeTakeFirstOrThrow();
+  // The other member offers a plan, so subscribing (with the member's coins) can succeed.
+  await other.api("/api/store/subscription-plan", { method: "PUT", json: { monthlyPrice: 100 } });
   const posted = await other.api("/api/posts/create", { json: { content: "ファズの相手の投稿", imageUrl: null, isPublic: true } });
   const postId = ((await posted.json()) as { post: { id: string } }).post.id;
   ctx = {
