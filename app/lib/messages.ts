@@ -193,6 +193,23 @@ export const messages = {
     blocked: "ブロックしました",
     unblocked: "ブロックを解除しました",
   },
+  payouts: {
+    coinsMin: (min: number) => `${min.toLocaleString("ja-JP")}コイン以上で申請してください`,
+    coinsMax: (max: number) => `1回の申請は${max.toLocaleString("ja-JP")}コインまでです`,
+    accountNumber: (digits: number) => `口座番号は${digits}桁の数字で入力してください`,
+    accountHolder: "口座名義はカタカナで入力してください",
+    insufficient: "申請できる売上コインが足りません",
+    idempotencyConflict: "この申請はすでに別の内容で送信されています。振込申請のページを開き直してください。",
+    notFound: "振込申請が見つかりません",
+    alreadyDecided: "この振込申請はすでに処理されています",
+    profileRequired: "振込申請にはプロフィールの設定が必要です",
+    requested: "振込を申請しました",
+    status: { requested: "申請中", paid: "振込済み", rejected: "却下" },
+    paidTitle: (coins: number) => `${coinText(coins)}の振込が完了しました`,
+    paidBody: (yen: number, account: string) => `${yen.toLocaleString("ja-JP")}円を${account}へ振り込みました。`,
+    rejectedTitle: (coins: number) => `${coinText(coins)}の振込申請は却下されました`,
+    rejectedBody: (coins: number) => `${coinText(coins)}を売上残高に戻しました。口座情報をご確認のうえ、もう一度申請してください。`,
+  },
   inquiry: {
     sent: "お問い合わせを受け付けました。内容を確認のうえ、ご入力のメールアドレスへご連絡します。",
   },
@@ -277,6 +294,18 @@ export function subscriptionErrorMessage(code: string) {
     blocked: messages.subscriptions.blocked,
     idempotency_conflict: messages.subscriptions.idempotencyConflict,
     profile_required: messages.profile.notSetUp,
+  };
+  return byCode[code] ?? coinErrorMessage(code);
+}
+
+/** What a broken payout rule (a PayoutError or the ledger's CoinError code) says to the person. */
+export function payoutErrorMessage(code: string) {
+  const byCode: Record<string, string> = {
+    insufficient_coins: messages.payouts.insufficient,
+    idempotency_conflict: messages.payouts.idempotencyConflict,
+    payout_not_found: messages.payouts.notFound,
+    already_decided: messages.payouts.alreadyDecided,
+    profile_required: messages.payouts.profileRequired,
   };
   return byCode[code] ?? coinErrorMessage(code);
 }

@@ -294,7 +294,7 @@ export const paymentEventSchema = z.object({
 });
 
 /** A whole number sent as JSON or as a form field's text. */
-const wholeNumber = z
+export const wholeNumber = z
   .union([z.number(), z.string().trim().regex(/^-?\d{1,9}$/, messages.validation.checkInput).transform(Number)], {
     errorMap: () => ({ message: messages.validation.checkInput }),
   })
