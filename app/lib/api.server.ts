@@ -6,10 +6,11 @@ import { ChatError } from "~/models/chat.server";
 import { CoinOrderError } from "~/models/coin-orders.server";
 import { CoinError } from "~/models/coins.server";
 import { BookingError } from "~/models/listings.server";
+import { PayoutError } from "~/models/payouts.server";
 import { PostError } from "~/models/posts.server";
 import { ReviewError } from "~/models/reviews.server";
 import { SubscriptionError } from "~/models/subscriptions.server";
-import { bookingErrorMessage, chatErrorMessage, coinErrorMessage, messages, postErrorMessage, reviewErrorMessage, subscriptionErrorMessage } from "./messages";
+import { bookingErrorMessage, chatErrorMessage, coinErrorMessage, messages, payoutErrorMessage, postErrorMessage, reviewErrorMessage, subscriptionErrorMessage } from "./messages";
 
 /** The JSON envelope of PRODUCT §8: `{success:true, …}` or `{success:false, error:{code, message}}`. */
 export function apiOk<T extends Record<string, unknown>>(body: T, init?: ResponseInit) {
@@ -106,4 +107,10 @@ export function postErrorResponse(error: unknown) {
 export function subscriptionErrorResponse(error: unknown) {
   if (error instanceof SubscriptionError) return apiError(error.status, error.code, subscriptionErrorMessage(error.code));
   return coinErrorResponse(error);
+}
+
+/** A payout rule (or the ledger under it: too few earned coins) broken in a model becomes its status and Japanese message. */
+export function payoutErrorResponse(error: unknown) {
+  if (error instanceof PayoutError || error instanceof CoinError) return apiError(error.status, error.code, payoutErrorMessage(error.code));
+  throw error;
 }

@@ -19,6 +19,7 @@ const links = [
   { to: "/mypage/schedule", title: "スケジュール", body: "予約が確定したプレイの予定（日本時間）" },
   { to: "/settings/ticket-management", title: "チケット管理", body: "購入・販売したチケットの承認・開始・完了" },
   { to: "/mypage/ticket-registration", title: "チケット登録", body: "一緒に遊ぶ時間をチケットとして出品" },
+  { to: "/settings/store/transfer", title: "売上の振込申請", body: "売上コインを銀行口座へ振り込む申請と、その履歴" },
   { to: "/mypage/gamer-edit", title: "プロフィール編集", body: "表示名・自己紹介・遊んでいるゲーム" },
   { to: "/settings/subscription", title: "サブスクの管理", body: "サブスク中のゲーマーと期限、更新" },
   { to: "/settings/store/subscription", title: "サブスクプラン", body: "月額コインで限定投稿を届ける" },

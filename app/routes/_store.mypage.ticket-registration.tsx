@@ -94,6 +94,11 @@ export default function TicketRegistrationPage() {
         <p className="mt-1 text-sm text-slate-600">
           一緒に遊ぶ時間をチケットとして出品できます。購入されるとコインは取引完了まで預かられ、完了後に売上として受け取れます。
         </p>
+        <p className="mt-1 text-sm">
+          <Link to="/settings/store/transfer" className="text-brand-700 underline">
+            売上コインの振込申請
+          </Link>
+        </p>
       </div>
 
       <Form method="post" {...getFormProps(form)} className="space-y-5">
