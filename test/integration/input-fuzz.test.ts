@@ -244,6 +244,15 @@ const listingFields = {
   minutesPerUnit: fc.constantFrom(15, "60", 120),
   maxUnits: fc.constantFrom(1, "8"),
 };
+const validPayout = { coins: 1_000, bankName: "ゲーマー銀行", branchName: "渋谷支店", accountType: "ordinary", accountNumber: "1234567", accountHolder: "ゲーマー タロウ" };
+const payoutFields = {
+  coins: fc.constantFrom(999, 1_000, "1,000", "５０００", 2 ** 31),
+  bankName: text(validPayout.bankName),
+  branchName: text(validPayout.branchName),
+  accountType: fc.constantFrom("ordinary", "checking", "savings"),
+  accountNumber: fc.constantFrom("1234567", "１２３４５６７", "123456"),
+  accountHolder: text(validPayout.accountHolder),
+};
 /** A start time tomorrow, as seconds, milliseconds, an ISO string and a form's `datetime-local`. */
 function purchaseFields() {
   const tomorrow = Date.now() + 86_400_000;
@@ -388,6 +397,20 @@ const rows: Row[] = [
     request: (ctx) =>
       post("/api/reviews", jsonBody({ bookingId: fc.constantFrom(ctx.completedBookingId, ctx.bookingId), rating: fc.constantFrom(1, 5, "3"), comment: text("楽しかったです"), tipAmount: fc.constantFrom(0, 100, "300") })),
     examples: (ctx) => [jsonExample("/api/reviews", { bookingId: ctx.completedBookingId, rating: 5, comment: `良${NUL}い`, tipAmount: 0 }), jsonExample("/api/reviews", { bookingId: ctx.completedBookingId, rating: 5, tipAmount: 150 })],
+  },
+  { route: "routes/api.payouts", method: "GET", as: "bearer", request: () => get("/api/payouts", queryString({ x: nastyString })) },
+  {
+    route: "routes/api.payouts",
+    method: "POST",
+    as: "bearer",
+    request: () =>
+      fc
+        .tuple(fc.option(headerValue(randomUUID())), jsonBody(payoutFields))
+        .map(([key, sent]) => ({ method: "POST", path: "/api/payouts", body: sent.body, headers: { ...sent.headers, ...(key === null ? {} : { "Idempotency-Key": key }) } })),
+    examples: () => [
+      { ...jsonExample("/api/payouts", { ...validPayout, bankName: `銀${NUL}行` }), headers: { "Content-Type": "application/json", "Idempotency-Key": randomUUID() } },
+      { ...jsonExample("/api/payouts", { ...validPayout, coins: 2 ** 31 }), headers: { "Content-Type": "application/json", "Idempotency-Key": randomUUID() } },
+    ],
   },
   { route: "routes/api.coins.packages", method: "GET", as: "bearer", request: () => get("/api/coins/packages", queryString({ x: nastyString })) },
   {
@@ -557,6 +580,14 @@ const rows: Row[] = [
         }),
       ),
   },
+  {
+    route: "routes/_store.settings.store.transfer",
+    method: "POST",
+    as: "cookie",
+    request: () =>
+      post("/settings/store/transfer", formBody({ ...stringFields(payoutFields), intent: fc.constantFrom("confirm", "request", "edit"), idempotencyKey: fc.constant(null).map(() => randomUUID()) })),
+  },
+  { route: "routes/_store.settings.store.transfer", method: "GET", as: "cookie", request: () => get("/settings/store/transfer", queryString({ key: fc.constant(null).map(() => randomUUID()) })) },
   {
     route: "routes/_default.tickets.$id.confirm",
     method: "POST",
