@@ -1,0 +1,64 @@
+import type { APIRequestContext } from "@playwright/test";
+import { createUser, expect, login, test } from "./fixtures";
+
+type User = Awaited<ReturnType<typeof createUser>>;
+const auth = (user: User, key?: string) => ({ Authorization: `Bearer ${user.token}`, ...(key ? { "Idempotency-Key": key } : {}) });
+
+/** A seller with 1,600 earned coins: a completed booking of 2 × 1,000 coins, less the 20 % fee, through the API. */
+async function sellerWithEarnings(request: APIRequestContext) {
+  const seller = await createUser(request, "振込申請する販売者");
+  const buyer = await createUser(request, "売上をくれる購入者");
+  expect((await request.post("/api/coins/orders", { data: { packageId: 3 }, headers: auth(buyer, crypto.randomUUID()) })).status()).toBe(201);
+  const listing = await request.post("/api/listings", {
+    data: { title: "振込申請のテスト用チケット", gameSlug: "apex-legends", pricePerUnit: 1_000, minutesPerUnit: 30, maxUnits: 2 },
+    headers: auth(seller),
+  });
+  const listingId = (await listing.json()).data.listing.id as string;
+  const booked = await request.post(`/api/listings/${listingId}/purchase`, { data: { units: 2, desiredStartTime: Date.now() + 60_000 }, headers: auth(buyer, crypto.randomUUID()) });
+  const bookingId = (await booked.json()).data.ticket.id as string;
+  for (const [user, action] of [[seller, "accept"], [seller, "start"], [buyer, "complete"]] as const) {
+    expect((await request.post(`/api/tickets/${bookingId}/${action}`, { data: {}, headers: auth(user) })).status()).toBe(200);
+  }
+  return seller;
+}
+
+test.describe("with JavaScript disabled", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("a seller requests a payout through the form and its confirmation, and sees it in the history, masked", async ({ page, request }) => {
+    const seller = await sellerWithEarnings(request);
+    await login(page, seller.email, "/mypage");
+    await page.getByRole("link", { name: /売上の振込申請/ }).click();
+    await expect(page).toHaveURL(/\/settings\/store\/transfer\?key=/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("売上の振込申請");
+    await expect(page.getByTestId("earned-balance")).toHaveText("1,600コイン");
+    await expect(page.getByText("購入したコインは振込申請できません")).toBeVisible();
+    await expect(page.getByText("まだ振込申請はありません。")).toBeVisible();
+
+    await page.getByLabel("申請するコイン").fill("1000");
+    await page.getByLabel("銀行名").fill("ゲーマー銀行");
+    await page.getByLabel("支店名").fill("渋谷支店");
+    await page.getByLabel("口座種別").selectOption("ordinary");
+    await page.getByLabel("口座番号").fill("7654321");
+    await page.getByLabel("口座名義（カタカナ）").fill("ｹﾞｰﾏｰ ﾊﾅｺ");
+    await page.getByRole("button", { name: "確認へ進む" }).click();
+
+    const confirmation = page.getByRole("region", { name: "申請内容の確認" });
+    await expect(confirmation).toContainText("1,000コイン");
+    await expect(confirmation).toContainText("1,000円");
+    await expect(confirmation).toContainText("普通 ****321");
+    await expect(confirmation).toContainText("ゲーマー ハナコ");
+    await expect(confirmation).not.toContainText("7654321");
+    await confirmation.getByRole("button", { name: "申請する" }).click();
+
+    await expect(page).toHaveURL(/\/settings\/store\/transfer\?key=/);
+    await expect(page.getByTestId("earned-balance")).toHaveText("600コイン");
+    const history = page.getByRole("table", { name: "振込申請の履歴（新しい順）" });
+    const row = history.getByRole("row").nth(1);
+    await expect(row).toContainText("1,000コイン");
+    await expect(row).toContainText("1,000円");
+    await expect(row).toContainText("ゲーマー銀行 渋谷支店 普通 ****321");
+    await expect(row).toContainText("申請中");
+    await expect(page.locator("body")).not.toContainText("7654321");
+  });
+});
