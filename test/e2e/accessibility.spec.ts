@@ -51,7 +51,7 @@ for (const { name, viewport } of [
     });
 
     test("signed in, the main pages and a chat room with messages have none either", async ({ page, request }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(240_000);
       const me = await createUser(request, "アクセシビリティ");
       const friend = await createUser(request, "チェック係");
       const room = await request.post("/api/chat/rooms", {
@@ -95,7 +95,7 @@ for (const { name, viewport } of [
       await login(page, me.email, "/mypage");
       const found: string[] = [];
       const profile = `/u/${friend.id}`;
-      for (const path of [...SIGNED_IN_PAGES, `/tickets/${listingId}`, `/chat/${roomId}`, profile, `${profile}/posts`, `${profile}/gallery`, `${profile}/gallery?photo=${postId}`, `${profile}/subscribe`]) {
+      for (const path of [...SIGNED_IN_PAGES, `/tickets/${listingId}`, profile, `${profile}/posts`, `${profile}/gallery`, `${profile}/gallery?photo=${postId}`, `${profile}/subscribe`, `/chat/${roomId}`]) {
         found.push(...(await violationsOn(page, path)));
       }
       await expect(page.getByRole("list", { name: "メッセージ一覧" })).toContainText("21時からなら大丈夫です！");
