@@ -91,8 +91,6 @@ export async function requestPayout({
   idempotencyKey,
 }: {
   db: Database;
-  /** Accepted for symmetry with the other money verbs; a request announces nothing (the seller is the one asking). */
-  realtime?: Realtime;
   sellerId: string;
   input: PayoutInput;
   idempotencyKey: string;

@@ -54,7 +54,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "edit") return { result: submission.reply(), confirm: null, error: null };
   if (intent === "request") {
     try {
-      await requestPayout({ db: context.db, realtime: context.realtime, sellerId: user.id, input, idempotencyKey });
+      await requestPayout({ db: context.db, sellerId: user.id, input, idempotencyKey });
     } catch (error) {
       if (!(error instanceof PayoutError || error instanceof CoinError)) throw error;
       return data({ result: null, confirm: confirmation(input, idempotencyKey), error: { message: payoutErrorMessage(error.code), code: error.code } }, { status: error.status });

@@ -22,7 +22,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const idempotencyKey = requireIdempotencyKey(request);
   const input = parseOrThrow(payoutSchema, await readJson(request));
   try {
-    const { payout, isNew } = await requestPayout({ db: context.db, realtime: context.realtime, sellerId: user.id, input, idempotencyKey });
+    const { payout, isNew } = await requestPayout({ db: context.db, sellerId: user.id, input, idempotencyKey });
     return apiOk({ data: { payout } }, { status: isNew ? 201 : 200 });
   } catch (error) {
     return payoutErrorResponse(error);
