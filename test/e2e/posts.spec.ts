@@ -14,10 +14,10 @@ test("with JavaScript: the dialog previews the image, refuses a file that is not
   const me = await createUser(request, "ダイアログで投稿する人");
   await login(page, me.email, "/feed");
   await waitForHydration(page);
-  await page.getByRole("link", { name: "投稿する" }).click();
+  await page.getByRole("link", { name: "投稿する", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "新しい投稿" });
   await expect(dialog).toBeVisible();
-  const send = dialog.getByRole("button", { name: "投稿する" });
+  const send = dialog.getByRole("button", { name: "投稿する", exact: true });
   await expect(send).toBeDisabled();
 
   // The post-type validator: a type the server does not take is the alert at once.
@@ -59,13 +59,13 @@ test.describe("with JavaScript disabled", () => {
   test("the 投稿する link opens the plain form, which posts the text and the image in one POST", async ({ page, request }) => {
     const me = await createUser(request, "フォームで投稿する人");
     await login(page, me.email, "/feed");
-    await page.getByRole("link", { name: "投稿する" }).click();
+    await page.getByRole("link", { name: "投稿する", exact: true }).click();
     await expect(page).toHaveURL("/posts/new");
-    await page.getByRole("button", { name: "投稿する" }).click();
+    await page.getByRole("button", { name: "投稿する", exact: true }).click();
     await expect(page.getByText("テキストか画像のどちらかを入力してください")).toBeVisible();
     await page.getByLabel("投稿内容").fill("フォームからの投稿です");
     await page.getByLabel(/画像/).setInputFiles(await pngFile("form.png", 300, 200, "#f59e0b"));
-    await page.getByRole("button", { name: "投稿する" }).click();
+    await page.getByRole("button", { name: "投稿する", exact: true }).click();
     await expect(page).toHaveURL("/feed");
     await expect(page.getByTestId("toast")).toHaveText(/投稿しました/);
     const mine = page.getByTestId("post").filter({ hasText: "フォームからの投稿です" }).first();

@@ -18,7 +18,7 @@ test("a fan sees a locked post, subscribes from the profile after a confirmation
   await expect(page.getByText("サブスク限定：今週の立ち回り")).toHaveCount(0);
 
   await expect(page.getByText("サブスク限定の投稿が見られます：300コイン / 30日")).toBeVisible();
-  await page.getByRole("link", { name: "サブスクする" }).click();
+  await page.getByRole("link", { name: "サブスクする", exact: true }).click();
   await expect(page.getByRole("heading", { name: "限定投稿のクリエイターさんをサブスク" })).toBeVisible();
   const confirmation = page.getByRole("table", { name: "お申し込み内容" });
   await expect(confirmation).toContainText("300コイン");
