@@ -9,6 +9,7 @@ import * as m0007 from "./0007_bookings";
 import * as m0008 from "./0008_reviews";
 import * as m0009 from "./0009_posts";
 import * as m0010 from "./0010_subscriptions_payouts";
+import * as m0011 from "./0011_events_communities";
 
 /**
  * Every migration, in order. Migrations are imported statically so the bundled server, the
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   "0008_reviews": m0008,
   "0009_posts": m0009,
   "0010_subscriptions_payouts": m0010,
+  "0011_events_communities": m0011,
 };

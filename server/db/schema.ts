@@ -35,6 +35,10 @@ export interface DB {
   subscription_plans: SubscriptionPlansTable;
   subscription_payments: SubscriptionPaymentsTable;
   payout_requests: PayoutRequestsTable;
+  events: EventsTable;
+  event_participants: EventParticipantsTable;
+  communities: CommunitiesTable;
+  community_members: CommunityMembersTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -320,6 +324,7 @@ export interface PostsTable {
   author_id: string;
   content: string | null;
   upload_id: string | null;
+  community_id: ColumnType<string | null, string | null | undefined, string | null>;
   is_public: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: CreatedAt;
 }
@@ -365,6 +370,41 @@ export interface PayoutRequestsTable {
   idempotency_key: string;
   created_at: CreatedAt;
   decided_at: Timestamp | null;
+}
+
+export interface EventsTable {
+  id: Generated<string>;
+  game_id: number;
+  title: string;
+  description: ColumnType<string, string | undefined, string>;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  capacity: number;
+  participants_count: ColumnType<number, number | undefined, number>;
+  created_at: CreatedAt;
+}
+
+export interface EventParticipantsTable {
+  event_id: string;
+  user_id: string;
+  joined_at: CreatedAt;
+  reminded_at: Timestamp | null;
+}
+
+export interface CommunitiesTable {
+  id: Generated<string>;
+  slug: string;
+  name: string;
+  game_id: number;
+  description: ColumnType<string, string | undefined, string>;
+  members_count: ColumnType<number, number | undefined, number>;
+  created_at: CreatedAt;
+}
+
+export interface CommunityMembersTable {
+  community_id: string;
+  user_id: string;
+  joined_at: CreatedAt;
 }
 
 export type Database = Kysely<DB>;
