@@ -57,6 +57,7 @@ test.describe("with JavaScript disabled", () => {
   test.use({ javaScriptEnabled: false });
 
   test("the 投稿する link opens the plain form, which posts the text and the image in one POST", async ({ page, request }) => {
+    test.slow();
     const me = await createUser(request, "フォームで投稿する人");
     await login(page, me.email, "/feed");
     await page.getByRole("link", { name: "投稿する", exact: true }).click();
