@@ -24,6 +24,7 @@ import { createImageStorage, localUploadsDir } from "./storage";
 import { startSweeper, type Sweeper } from "./sweeper";
 import { bookingSweepJobs } from "../app/models/bookings.server";
 import { subscriptionReminderJob } from "../app/models/subscriptions.server";
+import { eventReminderJob } from "../app/models/events.server";
 import { cspNonce, refuseCrossSiteWrites, securityHeaders } from "./security";
 
 export interface AppServerOptions {
@@ -107,7 +108,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   const sweeper = startSweeper({
     db: database.db,
     realtime,
-    jobs: [...bookingSweepJobs({ feePercent: config.PLATFORM_FEE_PERCENT }), subscriptionReminderJob],
+    jobs: [...bookingSweepJobs({ feePercent: config.PLATFORM_FEE_PERCENT }), subscriptionReminderJob, eventReminderJob],
     clock: options.clock,
   });
   const requestInfo = (req: express.Request, res: express.Response): RequestInfo => ({

@@ -213,6 +213,19 @@ export const messages = {
   inquiry: {
     sent: "お問い合わせを受け付けました。内容を確認のうえ、ご入力のメールアドレスへご連絡します。",
   },
+  events: {
+    joined: "イベントに参加しました",
+    alreadyJoined: "すでにこのイベントに参加しています",
+    left: "イベントへの参加を取り消しました",
+    notJoined: "このイベントには参加していません",
+    full: "満員のため参加できません",
+    started: "開始済みのイベントには参加・取り消しできません",
+    notFound: "イベントが見つかりません",
+    profileRequired: "イベントへの参加にはプロフィールの設定が必要です",
+    failed: "イベントの操作に失敗しました",
+    reminderTitle: (title: string) => `まもなく「${title}」が始まります`,
+    reminderBody: (startsAt: string) => `${startsAt}開始です。参加の準備をしましょう。`,
+  },
 } as const;
 
 /** The messages of a 404 (SPEC §8): an unmatched path, and a route whose params are invalid. */
@@ -308,4 +321,15 @@ export function payoutErrorMessage(code: string) {
     profile_required: messages.payouts.profileRequired,
   };
   return byCode[code] ?? coinErrorMessage(code);
+}
+
+/** What a broken event rule (an EventError code) says to the person. */
+export function eventErrorMessage(code: string) {
+  const byCode: Record<string, string> = {
+    event_not_found: messages.events.notFound,
+    event_full: messages.events.full,
+    event_started: messages.events.started,
+    profile_required: messages.events.profileRequired,
+  };
+  return byCode[code] ?? messages.events.failed;
 }
