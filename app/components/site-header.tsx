@@ -10,6 +10,7 @@ const navItems = [
   { to: "/", label: "ホーム", end: true },
   { to: "/feed", label: "フィード", end: false },
   { to: "/tickets", label: "チケット", end: false },
+  { to: "/events", label: "イベント", end: false },
   { to: "/support", label: "サポート", end: false },
 ];
 
