@@ -47,6 +47,7 @@ export async function seedDemoData(db: Database, { demoAccounts = false, storage
     }
     await seedDemoTickets(trx, games);
     await seedDemoPosts(trx, storage!);
+    await seedDemoEvents(trx, games);
     // A conversation between the first two, so /chat is not empty for a newcomer.
     const [minato, sora] = DEMO_ACCOUNTS;
     const room = await trx
@@ -288,3 +289,42 @@ const demoGames: NewGame[] = [
   { slug: "fortnite", name: "フォートナイト", name_kana: "フォートナイト", sort_order: 7 },
   { slug: "league-of-legends", name: "League of Legends", name_kana: "リーグ・オブ・レジェンド", sort_order: 8 },
 ];
+
+/**
+ * Events (issue 16): a few upcoming in several games with demo participants (one starting within the hour, so the
+ * reminder can be seen), and one that is over. Times are relative to the seed time, on Japanese evenings.
+ */
+async function seedDemoEvents(trx: Transaction<DB>, games: Map<string, number>) {
+  if (await trx.selectFrom("events").select("id").limit(1).executeTakeFirst()) return;
+  const now = Date.now();
+  const hour = 3600_000;
+  const evening = (days: number, hourOfDay: number) =>
+    DateTime.fromMillis(now, { zone: DISPLAY_TIME_ZONE }).plus({ days }).set({ hour: hourOfDay, minute: 0, second: 0, millisecond: 0 }).toJSDate();
+  const soon = new Date(Math.ceil((now + 45 * 60_000) / (15 * 60_000)) * 15 * 60_000);
+  const events: Array<{ slug: string; title: string; description: string; startsAt: Date; hours: number; capacity: number; participants: number[] }> = [
+    { slug: "apex-legends", title: "Apex Legends 初心者歓迎カスタムマッチ", description: "ランク不問のカスタムマッチです。\nボイスチャットは任意、気軽にどうぞ。", startsAt: soon, hours: 2, capacity: 30, participants: [0, 1] },
+    { slug: "valorant", title: "VALORANT 5vs5 交流戦", description: "ダイヤ帯以上の方向け。チームはその場で組みます。", startsAt: evening(2, 21), hours: 2, capacity: 10, participants: [0] },
+    { slug: "splatoon-3", title: "スプラトゥーン3 プライベートマッチ大会", description: "ナワバリとガチエリアを交互に遊びます。", startsAt: evening(4, 20), hours: 3, capacity: 8, participants: [1, 2] },
+    { slug: "street-fighter-6", title: "スト6 ラウンジ対戦会", description: "勝ち残り形式。初心者も上級者も歓迎です。", startsAt: evening(6, 21), hours: 2, capacity: 16, participants: [2] },
+    { slug: "monster-hunter-wilds", title: "モンハンワイルズ 素材集め周回会", description: "みんなで周回しましょう。", startsAt: evening(-3, 21), hours: 2, capacity: 4, participants: [0, 2] },
+  ];
+  for (const event of events) {
+    const { id } = await trx
+      .insertInto("events")
+      .values({
+        game_id: games.get(event.slug)!,
+        title: event.title,
+        description: event.description,
+        starts_at: event.startsAt,
+        ends_at: new Date(event.startsAt.getTime() + event.hours * hour),
+        capacity: event.capacity,
+        participants_count: event.participants.length,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto("event_participants")
+      .values(event.participants.map((index) => ({ event_id: id, user_id: DEMO_ACCOUNTS[index]!.id, joined_at: new Date(Math.min(now, event.startsAt.getTime()) - hour), reminded_at: event.startsAt.getTime() < now ? event.startsAt : null })))
+      .execute();
+  }
+}
