@@ -665,6 +665,9 @@ const rows: Row[] = [
   { route: "routes/_default.$", method: "POST", as: "cookie", request: () => segment("no-such-page").chain((page) => post(`/${page}`, formBody({ a: nastyString }))) },
   { route: "routes/auth.discord", method: "POST", as: "cookie", request: () => post("/auth/discord", formBody({ redirectTo: text("/chat") })) },
   { route: "routes/logout", method: "POST", as: "cookie", request: () => post("/logout", formBody({ scope: fc.constantFrom("local", "global", "others") })) },
+  // Events (issue 16): the join/leave form of an event made below, and the list's game filter and paging.
+  { route: "routes/_default.events.$id", method: "POST", as: "cookie", request: () => segment(fuzzEventId).chain((id) => post(`/events/${id}`, formBody({ intent: fc.constantFrom("join", "leave") }))) },
+  { route: "routes/_default.events._index", method: "GET", as: "cookie", request: () => get("/events", queryString({ game: fc.constantFrom("apex-legends", ""), page: fc.constantFrom("0", "1"), pastPage: fc.constantFrom("0", "2") })) },
 
   // The local Supabase Auth endpoints (server/auth/local-auth.ts)
   {
@@ -826,6 +829,20 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([ctx?.app.close(), ctx?.stripeApp.close()]);
+});
+
+// Events (issue 16): an event with two seats that the member may join and leave.
+let fuzzEventId = "";
+beforeAll(async () => {
+  const db = ctx.app.database.db;
+  const game = await db.selectFrom("games").select("id").where("slug", "=", "apex-legends").executeTakeFirstOrThrow();
+  const startsAt = new Date(Date.now() + 7 * 24 * 3600_000);
+  const event = await db
+    .insertInto("events")
+    .values({ game_id: game.id, title: "ファズの会", starts_at: startsAt, ends_at: new Date(startsAt.getTime() + 3600_000), capacity: 2 })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  fuzzEventId = event.id;
 });
 
 function credentials(row: Row, signedIn: boolean): Record<string, string> {
