@@ -19,6 +19,7 @@ export async function seedDemoData(db: Database, { demoAccounts = false, storage
   const passwordHash = demoAccounts ? await hashPassword(DEMO_PASSWORD) : "";
   await db.transaction().execute(async (trx) => {
     await trx.insertInto("games").values(demoGames).onConflict((oc) => oc.column("slug").doNothing()).execute();
+    await seedDemoEvents(trx, { withParticipants: demoAccounts });
     if (!demoAccounts) return;
     const games = new Map((await trx.selectFrom("games").select(["id", "slug"]).execute()).map((game) => [game.slug, game.id]));
     for (const account of DEMO_ACCOUNTS) {
@@ -47,7 +48,6 @@ export async function seedDemoData(db: Database, { demoAccounts = false, storage
     }
     await seedDemoTickets(trx, games);
     await seedDemoPosts(trx, storage!);
-    await seedDemoEvents(trx, games);
     // A conversation between the first two, so /chat is not empty for a newcomer.
     const [minato, sora] = DEMO_ACCOUNTS;
     const room = await trx
@@ -291,11 +291,13 @@ const demoGames: NewGame[] = [
 ];
 
 /**
- * Events (issue 16): a few upcoming in several games with demo participants (one starting within the hour, so the
- * reminder can be seen), and one that is over. Times are relative to the seed time, on Japanese evenings.
+ * Events (issue 16): a few upcoming in several games (one starting within the hour, so the reminder can be seen) and
+ * one that is over, with the demo accounts as participants when there are demo accounts (events are public content,
+ * so a production start gets them too, empty). Times are relative to the seed time, on Japanese evenings.
  */
-async function seedDemoEvents(trx: Transaction<DB>, games: Map<string, number>) {
+async function seedDemoEvents(trx: Transaction<DB>, { withParticipants }: { withParticipants: boolean }) {
   if (await trx.selectFrom("events").select("id").limit(1).executeTakeFirst()) return;
+  const games = new Map((await trx.selectFrom("games").select(["id", "slug"]).execute()).map((game) => [game.slug, game.id]));
   const now = Date.now();
   const hour = 3600_000;
   const evening = (days: number, hourOfDay: number) =>
@@ -318,10 +320,11 @@ async function seedDemoEvents(trx: Transaction<DB>, games: Map<string, number>) 
         starts_at: event.startsAt,
         ends_at: new Date(event.startsAt.getTime() + event.hours * hour),
         capacity: event.capacity,
-        participants_count: event.participants.length,
+        participants_count: withParticipants ? event.participants.length : 0,
       })
       .returning("id")
       .executeTakeFirstOrThrow();
+    if (!withParticipants) continue;
     await trx
       .insertInto("event_participants")
       .values(event.participants.map((index) => ({ event_id: id, user_id: DEMO_ACCOUNTS[index]!.id, joined_at: new Date(Math.min(now, event.startsAt.getTime()) - hour), reminded_at: event.startsAt.getTime() < now ? event.startsAt : null })))
