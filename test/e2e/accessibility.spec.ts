@@ -4,7 +4,7 @@ import { axeViolations, createUser, expect, login, test, waitForHydration } from
  * The main pages, signed out and signed in, on a phone and on a desktop, have no serious or critical
  * accessibility violation (axe-core), once JavaScript has run (the fixture checks each page as it loads too).
  */
-const PUBLIC_PAGES = ["/", "/login", "/signup", "/support", "/terms", "/privacy", "/transaction-act", "/inquiry", "/coins", "/tickets", "/feed", "/no-such-page"];
+const PUBLIC_PAGES = ["/", "/login", "/signup", "/support", "/terms", "/privacy", "/transaction-act", "/inquiry", "/coins", "/tickets", "/feed", "/events", "/no-such-page"];
 const SIGNED_IN_PAGES = [
   "/",
   "/mypage",
@@ -24,6 +24,7 @@ const SIGNED_IN_PAGES = [
   "/settings/store/subscription",
   "/feed",
   "/posts/new",
+  "/events",
   "/support",
   "/no-such-page",
 ];
@@ -92,10 +93,14 @@ for (const { name, viewport } of [
       expect((await request.put("/api/store/subscription-plan", { data: { monthlyPrice: 500 }, headers: auth(friend) })).ok()).toBe(true);
       expect((await request.post("/api/posts/create", { data: { content: "限定", imageUrl: null, isPublic: false }, headers: auth(friend) })).ok()).toBe(true);
 
+      // A demo event's page (its id is the seed's), found through the list.
+      const eventPath = /href="(\/events\/[0-9a-f-]{36})"/.exec(await (await request.get("/events")).text())?.[1];
+      expect(eventPath).toBeTruthy();
+
       await login(page, me.email, "/mypage");
       const found: string[] = [];
       const profile = `/u/${friend.id}`;
-      for (const path of [...SIGNED_IN_PAGES, `/tickets/${listingId}`, profile, `${profile}/posts`, `${profile}/gallery`, `${profile}/gallery?photo=${postId}`, `${profile}/subscribe`, `/chat/${roomId}`]) {
+      for (const path of [...SIGNED_IN_PAGES, `/tickets/${listingId}`, profile, `${profile}/posts`, `${profile}/gallery`, `${profile}/gallery?photo=${postId}`, `${profile}/subscribe`, eventPath!, `/chat/${roomId}`]) {
         found.push(...(await violationsOn(page, path)));
       }
       await expect(page.getByRole("list", { name: "メッセージ一覧" })).toContainText("21時からなら大丈夫です！");
