@@ -45,7 +45,7 @@ for (const { name, viewport } of [
     test.use({ viewport });
 
     test("signed out, the main pages have no serious or critical violations", async ({ page }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(180_000);
       const found: string[] = [];
       for (const path of PUBLIC_PAGES) found.push(...(await violationsOn(page, path)));
       expect(found).toEqual([]);
