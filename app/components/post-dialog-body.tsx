@@ -3,6 +3,7 @@ import { ApiError } from "~/lib/api-client";
 import { POST_MAX, UPLOAD_IMAGE_TYPES } from "~/lib/constants";
 import { messages, postErrorMessage } from "~/lib/messages";
 import { canSubmitPost, createPostFlow, isPostImage, postCounter, postTooLong, type StepResult } from "~/lib/post-form";
+import type { CommunitySummary } from "~/models/communities.server";
 import type { Post } from "~/models/posts.server";
 import { useAuth } from "./auth-provider";
 import { SubscribersOnlyField } from "./subscribers-only-field";
@@ -17,7 +18,15 @@ const failure = (error: unknown, message: (code: string) => string): StepResult<
  * The new post dialog itself (SPEC §2, §5): a modal `<dialog>` with the text, its counter, one image with a preview,
  * and the alerts of SPEC §8. Its rules and flow live in ~/lib/post-form.
  */
-export default function PostDialogBody({ onClose, onCreated }: { onClose: () => void; onCreated: () => void }) {
+export default function PostDialogBody({
+  onClose,
+  onCreated,
+  initialCommunityId = null,
+}: {
+  onClose: () => void;
+  onCreated: () => void;
+  initialCommunityId?: string | null;
+}) {
   const { api } = useAuth();
   const dialog = useRef<HTMLDialogElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -27,6 +36,8 @@ export default function PostDialogBody({ onClose, onCreated }: { onClose: () => 
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [subscribersOnly, setSubscribersOnly] = useState(false);
+  const [communityId, setCommunityId] = useState(initialCommunityId ?? "");
+  const [communities, setCommunities] = useState<CommunitySummary[]>([]);
   const flow = useMemo(
     () =>
       createPostFlow<File, Post>({
@@ -56,6 +67,17 @@ export default function PostDialogBody({ onClose, onCreated }: { onClose: () => 
   useEffect(() => {
     dialog.current?.showModal();
   }, []);
+  // The communities the author may post into, fetched when the dialog opens; without them the choice is 「なし」 only.
+  useEffect(() => {
+    let live = true;
+    api
+      .get<{ data: { communities: CommunitySummary[] } }>("/api/user/communities")
+      .then((body) => live && body && setCommunities(body.data.communities))
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [api]);
   // The preview is an object URL of the chosen file: freed when another is chosen or the dialog closes.
   useEffect(() => {
     if (!image) return setPreview(null);
@@ -82,7 +104,7 @@ export default function PostDialogBody({ onClose, onCreated }: { onClose: () => 
   const submit = async () => {
     setError(null);
     setSubmitting(true);
-    const outcome = await flow.submit({ content, image, isPublic: !subscribersOnly });
+    const outcome = await flow.submit({ content, image, isPublic: !subscribersOnly, communityId: communityId || null });
     setSubmitting(false);
     if (!outcome) return;
     if (!outcome.ok) return setError(outcome.error);
@@ -156,6 +178,21 @@ export default function PostDialogBody({ onClose, onCreated }: { onClose: () => 
               </button>
             </figure>
           ) : null}
+        </div>
+        <div>
+          <label htmlFor="post-community" className="field-label">
+            {messages.posts.communityLabel}
+          </label>
+          <select id="post-community" name="communityId" value={communityId} onChange={(event) => setCommunityId(event.target.value)} className="field-input mt-1">
+            <option value="">{messages.posts.noCommunity}</option>
+            {communities.map((community) => (
+              <option key={community.id} value={community.id}>
+                {community.name}（{community.game.name}）
+              </option>
+            ))}
+            {/* The preselected one shows before the list arrives. */}
+            {communityId && !communities.some((community) => community.id === communityId) ? <option value={communityId}>…</option> : null}
+          </select>
         </div>
         <SubscribersOnlyField name="subscribersOnly" checked={subscribersOnly} onChange={setSubscribersOnly} />
         {error ? (

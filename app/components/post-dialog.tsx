@@ -6,7 +6,8 @@ import { DialogLink } from "./dialog-link";
 export const POST_CREATED_EVENT = "gm:post-created";
 
 interface PostDialogState {
-  openPostDialog(): void;
+  /** Opens the dialog, with a community already chosen when given (a community page's 「このコミュニティに投稿」). */
+  openPostDialog(options?: { communityId?: string }): void;
 }
 
 const PostDialogContext = createContext<PostDialogState>({ openPostDialog: () => {} });
@@ -17,25 +18,26 @@ const PostDialog = lazy(() => import("./post-dialog-body"));
 
 /** The new post dialog (SPEC §2's global overlay). */
 export function PostDialogProvider({ children }: { children: ReactNode }) {
-  const [open, setOpen] = useState(false);
-  const value = useMemo(() => ({ openPostDialog: () => setOpen(true) }), []);
+  const [open, setOpen] = useState<false | { communityId?: string }>(false);
+  const value = useMemo(() => ({ openPostDialog: (options: { communityId?: string } = {}) => setOpen(options) }), []);
   return (
     <PostDialogContext.Provider value={value}>
       {children}
       {open ? (
         <Suspense fallback={null}>
-          <PostDialog onClose={() => setOpen(false)} onCreated={() => window.dispatchEvent(new Event(POST_CREATED_EVENT))} />
+          <PostDialog initialCommunityId={open.communityId ?? null} onClose={() => setOpen(false)} onCreated={() => window.dispatchEvent(new Event(POST_CREATED_EVENT))} />
         </Suspense>
       ) : null}
     </PostDialogContext.Provider>
   );
 }
 
-/** A link to the new post page that, once JavaScript runs, opens the dialog instead. */
-export function NewPostLink({ className, children }: { className: string; children: ReactNode }) {
+/** A link to the new post page that, once JavaScript runs, opens the dialog instead (into `community` when given). */
+export function NewPostLink({ className, children, community }: { className: string; children: ReactNode; community?: { id: string; slug: string } }) {
   const { openPostDialog } = usePostDialog();
+  const to = community ? `/posts/new?${new URLSearchParams({ community: community.slug })}` : "/posts/new";
   return (
-    <DialogLink to="/posts/new" onOpen={openPostDialog} className={className}>
+    <DialogLink to={to} onOpen={() => openPostDialog({ communityId: community?.id })} className={className}>
       {children}
     </DialogLink>
   );

@@ -9,6 +9,7 @@ import { UnreadChatBadge } from "./unread-chat-badge";
 const navItems = [
   { to: "/", label: "ホーム", end: true },
   { to: "/feed", label: "フィード", end: false },
+  { to: "/games", label: "ゲーム", end: false },
   { to: "/tickets", label: "チケット", end: false },
   { to: "/events", label: "イベント", end: false },
   { to: "/support", label: "サポート", end: false },

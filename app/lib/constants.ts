@@ -241,3 +241,11 @@ export const EVENT_PARTICIPANTS_SHOWN = 100;
 export const EVENT_REMINDER_BEFORE_MS = 60 * 60_000;
 /** The reminder job claims this many participant rows per transaction. */
 export const EVENT_REMINDER_BATCH = 20;
+
+/** Game pages and communities (issue 16). */
+export const COMMUNITY_SLUG_MAX = 64;
+/** A community page shows this many of its newest members. */
+export const COMMUNITY_MEMBERS_SHOWN = 8;
+/** A game page shows this many sellers (active listings, online first) and this many recent posts. */
+export const GAME_PAGE_SELLERS_MAX = 12;
+export const GAME_PAGE_POSTS_MAX = 10;

@@ -173,6 +173,15 @@ export const messages = {
     rateLimited: "投稿が続いています。1分ほど待ってからもう一度お試しください",
     imageNotYours: "画像をもう一度選んでください",
     profileRequired: "投稿するにはプロフィールを設定してください",
+    notCommunityMember: "このコミュニティに参加してから投稿してください",
+    communityLabel: "コミュニティ",
+    noCommunity: "なし",
+  },
+  communities: {
+    joined: (name: string) => `「${name}」に参加しました`,
+    left: (name: string) => `「${name}」から退会しました`,
+    notFound: "コミュニティが見つかりません",
+    profileRequired: "参加するにはプロフィールを設定してください",
   },
   subscriptions: {
     subscribed: (until: string) => `サブスクしました（${until}まで）`,
@@ -295,6 +304,7 @@ export function postErrorMessage(code: string) {
     profile_required: messages.posts.profileRequired,
     post_not_found: messages.posts.notFound,
     rate_limited: messages.posts.rateLimited,
+    not_community_member: messages.posts.notCommunityMember,
   };
   return byCode[code] ?? messages.posts.failed;
 }

@@ -31,7 +31,7 @@ export type StepResult<T> = { ok: true; value: T } | { ok: false; status?: numbe
 
 export interface PostFlowDeps<Image, Created> {
   upload: (image: Image) => Promise<StepResult<string>>;
-  create: (post: { content: string | null; imageUrl: string | null; isPublic: boolean }) => Promise<StepResult<Created>>;
+  create: (post: { content: string | null; imageUrl: string | null; isPublic: boolean; communityId?: string | null }) => Promise<StepResult<Created>>;
 }
 
 /** The outcome of one submit: the created post, an error to show, or nothing (a submit already under way). */
@@ -41,7 +41,17 @@ export function createPostFlow<Image, Created>({ upload, create }: PostFlowDeps<
   let submitting = false;
   return {
     submitting: () => submitting,
-    async submit({ content, image, isPublic = true }: { content: string; image: Image | null; isPublic?: boolean }): Promise<SubmitOutcome<Created>> {
+    async submit({
+      content,
+      image,
+      isPublic = true,
+      communityId = null,
+    }: {
+      content: string;
+      image: Image | null;
+      isPublic?: boolean;
+      communityId?: string | null;
+    }): Promise<SubmitOutcome<Created>> {
       if (submitting || !canSubmitPost({ content, hasImage: image !== null }, false)) return null;
       submitting = true;
       try {
@@ -53,7 +63,7 @@ export function createPostFlow<Image, Created>({ upload, create }: PostFlowDeps<
           imageUrl = uploaded.value;
         }
         const trimmed = content.trim();
-        const created = await create({ content: trimmed === "" ? null : trimmed, imageUrl, isPublic });
+        const created = await create({ content: trimmed === "" ? null : trimmed, imageUrl, isPublic, ...(communityId ? { communityId } : {}) });
         if (!created.ok) return { ok: false, error: created.message ?? messages.posts.failed };
         return { ok: true, post: created.value };
       } finally {

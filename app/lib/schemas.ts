@@ -3,6 +3,7 @@ import {
   SUBSCRIPTION_DESCRIPTION_MAX,
   SUBSCRIPTION_PRICE_MIN,
   POST_MAX,
+  COMMUNITY_SLUG_MAX,
   POSTS_LIMIT_MAX,
   POSTS_PAGE_SIZE,
   BIO_MAX,
@@ -364,6 +365,11 @@ const postContent = multiLineText(POST_MAX, { required: false })
 /** A form's checkbox or a JSON boolean. */
 const flag = z.union([z.boolean(), z.enum(["true", "on"]).transform(() => true), z.literal("false").transform(() => false)]);
 
+/** The community a post is tagged with (one the author belongs to; the model checks): a uuid, or none ("" or null). */
+const optionalCommunityId = z
+  .preprocess((value) => (value === "" ? null : value), uuid.nullable().optional())
+  .transform((id) => id ?? null);
+
 /**
  * A post (SPEC §3, §7): content or null, imageUrl (one of the author's uploads) or null, isPublic; text or an image
  * is required.
@@ -376,12 +382,13 @@ export const postSchema = z
       .optional()
       .transform((url) => url || null),
     isPublic: flag.optional().default(true),
+    communityId: optionalCommunityId,
   })
   .refine((post) => post.content !== null || post.imageUrl !== null, { message: messages.posts.empty, path: ["content"] });
 export type PostInput = z.infer<typeof postSchema>;
 
 /** The new post page (no JavaScript): the text and 「サブスク限定」; the image comes as the multipart form's file, checked by the action. */
-export const postFormSchema = z.object({ content: postContent, subscribersOnly: flag.optional().default(false), redirectTo: redirectToField });
+export const postFormSchema = z.object({ content: postContent, subscribersOnly: flag.optional().default(false), communityId: optionalCommunityId, redirectTo: redirectToField });
 
 /** A list of posts pages by the last post's time (milliseconds) and id: `1732350000123_<uuid>`. */
 export const POST_CURSOR_PATTERN = /^(\d{1,15})_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
@@ -423,3 +430,11 @@ export const eventListQuerySchema = z.object({
 });
 /** The join and leave buttons of an event page. */
 export const eventActionSchema = z.object({ intent: z.enum(["join", "leave"]) });
+
+/** A game's or a community's slug in a path (`/games/{slug}`, `/community/{slug}`): anything else is a 404. */
+const slugParam = z.string().max(COMMUNITY_SLUG_MAX).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+export const slugParamsSchema = z.object({ slug: slugParam });
+/** The new post page's `?community={slug}` preselects one of the viewer's communities. */
+export const newPostQuerySchema = z.object({ community: slugParam.optional().catch(undefined) });
+/** Joining or leaving a community from its page (a plain form). */
+export const communityMembershipSchema = z.object({ intent: z.enum(["join", "leave"], { message: messages.validation.checkInput }) });

@@ -18,3 +18,13 @@ export async function listGames({ db, limit = 50 }: { db: Database; limit?: numb
     .execute();
   return rows.map((row) => ({ slug: row.slug, name: row.name, nameKana: row.name_kana, coverUrl: row.cover_url }));
 }
+
+export interface Game extends GameSummary {
+  id: number;
+}
+
+/** A game by its slug (its page), or undefined. */
+export async function getGame({ db, slug }: { db: Database; slug: string }): Promise<Game | undefined> {
+  const row = await db.selectFrom("games").select(["id", "slug", "name", "name_kana", "cover_url"]).where("slug", "=", slug).executeTakeFirst();
+  return row && { id: row.id, slug: row.slug, name: row.name, nameKana: row.name_kana, coverUrl: row.cover_url };
+}

@@ -16,7 +16,7 @@ import { acceptUpload, findOwnUpload } from "./uploads.server";
 export class PostError extends Error {
   constructor(
     readonly status: 400 | 403 | 404 | 429,
-    readonly code: "image_not_found" | "profile_required" | "post_not_found" | "rate_limited",
+    readonly code: "image_not_found" | "profile_required" | "post_not_found" | "rate_limited" | "not_community_member",
   ) {
     super(code);
   }
@@ -119,6 +119,17 @@ export async function createPost({
       ${rateLimitWindowCte({ bucket: `posts:user:${authorId}`, ...POST_RATE_LIMIT, from: "admitted" })}
       select bucket from rate_limit_counted`.execute(trx);
     if (counted.rows.length === 0) throw new PostError(429, "rate_limited");
+    // Only a member posts into a community; the row is held so a leave at the same moment waits for this post.
+    if (input.communityId) {
+      const member = await trx
+        .selectFrom("community_members")
+        .select("user_id")
+        .where("community_id", "=", input.communityId)
+        .where("user_id", "=", authorId)
+        .forShare()
+        .executeTakeFirst();
+      if (!member) throw new PostError(403, "not_community_member");
+    }
     let uploadId: string | null = null;
     if (upload) {
       uploadId = (await acceptUpload({ db: trx, storage: upload.storage, userId: authorId, kind: "post", bytes: upload.bytes })).id;
@@ -129,7 +140,7 @@ export async function createPost({
     }
     const row = await trx
       .insertInto("posts")
-      .values({ author_id: authorId, content: input.content, upload_id: uploadId, is_public: input.isPublic })
+      .values({ author_id: authorId, content: input.content, upload_id: uploadId, is_public: input.isPublic, community_id: input.communityId ?? null })
       .returning("id")
       .executeTakeFirstOrThrow();
     return row.id;
@@ -151,13 +162,16 @@ export async function deletePost({ db, authorId, postId }: { db: Database; autho
 
 /**
  * Posts as the viewer sees them (subscriber-only ones they may not open are locked), newest first, a page at a time: everyone's (the feed), one author's (a profile), or one
- * author's with an image (the gallery).
+ * author's with an image (the gallery), one community's (`communityId`), or those tagged with any community of a game
+ * (`gameId`). The filters narrow the list; who may open what stays postsQuery's rule.
  */
 export async function listPosts({
   db,
   viewerId,
   authorId,
   withImage = false,
+  communityId,
+  gameId,
   cursor,
   limit,
   now = new Date(),
@@ -166,6 +180,8 @@ export async function listPosts({
   viewerId: string | null;
   authorId?: string;
   withImage?: boolean;
+  communityId?: string;
+  gameId?: number;
   cursor?: string | null;
   limit: number;
   now?: Date;
@@ -176,6 +192,8 @@ export async function listPosts({
     .limit(limit + 1);
   if (authorId) query = query.where("p.author_id", "=", authorId);
   if (withImage) query = query.where("p.upload_id", "is not", null);
+  if (communityId) query = query.where("p.community_id", "=", communityId);
+  if (gameId !== undefined) query = query.where("p.community_id", "in", (eb) => eb.selectFrom("communities").select("id").where("game_id", "=", gameId));
   const after = cursor ? POST_CURSOR_PATTERN.exec(cursor) : null;
   if (after) {
     const [, ms, id] = after;

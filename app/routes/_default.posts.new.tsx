@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ErrorList, TextareaField } from "~/components/forms";
 import { SubscribersOnlyField } from "~/components/subscribers-only-field";
 import { requireProfile, safeRedirectPath } from "~/lib/auth.server";
@@ -9,16 +9,22 @@ import { POST_MAX, UPLOAD_IMAGE_TYPES, UPLOAD_MAX_BYTES } from "~/lib/constants"
 import { messages, postErrorMessage } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { readUploadForm } from "~/lib/multipart.server";
-import { postFormSchema } from "~/lib/schemas";
+import { parseQuery } from "~/lib/params";
+import { newPostQuerySchema, postFormSchema } from "~/lib/schemas";
 import { redirectWithToast } from "~/lib/toast.server";
+import { listUserCommunities } from "~/models/communities.server";
 import { createPost, PostError } from "~/models/posts.server";
 import { UploadError } from "~/models/uploads.server";
 
 export const meta: MetaFunction = () => pageMeta("新しい投稿");
 
+/** The author's communities for the choice; `?community={slug}` preselects one of them (else 「なし」). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireProfile(request, context);
-  return null;
+  const { user } = await requireProfile(request, context);
+  const { community } = parseQuery(newPostQuerySchema, request);
+  const communities = await listUserCommunities({ db: context.db, userId: user.id });
+  const chosen = communities.find((candidate) => candidate.slug === community) ?? null;
+  return { communities, chosenId: chosen?.id ?? "", redirectTo: chosen ? `/community/${chosen.slug}` : null };
 }
 
 /**
@@ -40,13 +46,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   for (const [name, value] of form.fields) formData.set(name, value);
   const submission = parseWithZod(formData, { schema: postFormSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-  const { content, subscribersOnly, redirectTo } = submission.value;
+  const { content, subscribersOnly, communityId, redirectTo } = submission.value;
   if (content === null && !form.file) return refuse(400, { fieldErrors: { content: [messages.posts.empty] } }, formData);
   try {
     await createPost({
       db: context.db,
       authorId: user.id,
-      input: { content, imageUrl: null, isPublic: !subscribersOnly },
+      input: { content, imageUrl: null, isPublic: !subscribersOnly, communityId },
       upload: form.file ? { storage: context.storage, bytes: form.file.bytes } : undefined,
     });
   } catch (error) {
@@ -58,6 +64,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function NewPostPage() {
+  const { communities, chosenId, redirectTo } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>()?.result;
   const submitting = useNavigation().state !== "idle";
   const [form, fields] = useForm({
@@ -94,6 +101,21 @@ export default function NewPostPage() {
           />
           <ErrorList id="new-post-image-error" errors={imageErrors} />
         </div>
+        <div>
+          <label htmlFor="new-post-community" className="field-label">
+            {messages.posts.communityLabel}
+          </label>
+          <select id="new-post-community" name={fields.communityId.name} defaultValue={typeof fields.communityId.initialValue === "string" ? fields.communityId.initialValue : chosenId} className="field-input mt-1">
+            <option value="">{messages.posts.noCommunity}</option>
+            {communities.map((community) => (
+              <option key={community.id} value={community.id}>
+                {community.name}（{community.game.name}）
+              </option>
+            ))}
+          </select>
+          <ErrorList id="new-post-community-error" errors={fields.communityId.errors} />
+        </div>
+        {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
         <SubscribersOnlyField name={fields.subscribersOnly.name} defaultChecked={fields.subscribersOnly.initialValue === "on"} />
         <ErrorList id={form.errorId} errors={form.errors} />
         <div className="flex flex-wrap items-center gap-3">

@@ -1,0 +1,121 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { GameCover } from "~/components/game-cover";
+import { ListingCard } from "~/components/listing-card";
+import { PostCard } from "~/components/post-list";
+import { GAME_PAGE_POSTS_MAX, GAME_PAGE_SELLERS_MAX } from "~/lib/constants";
+import { formatNumber } from "~/lib/format";
+import { pageMeta } from "~/lib/meta";
+import { parseParams } from "~/lib/params";
+import { slugParamsSchema } from "~/lib/schemas";
+import { listCommunities } from "~/models/communities.server";
+import { getGame } from "~/models/game.server";
+import { listListings } from "~/models/listings.server";
+import { listPosts } from "~/models/posts.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.game.name ?? "ゲーム", data ? `${data.game.name}の出品者、コミュニティ、投稿` : undefined);
+
+/** `/games/{slug}`: the game's cover, its sellers (online first), its communities and recent posts about it. */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { slug } = parseParams(slugParamsSchema, params, request);
+  const game = await getGame({ db: context.db, slug });
+  if (!game) throw new Response(null, { status: 404, statusText: "Not Found" });
+  const viewer = await context.auth.getUser();
+  const viewerId = viewer?.id ?? null;
+  const [{ listings }, communities, posts] = await Promise.all([
+    listListings({ db: context.db, gameSlug: slug, viewerId, limit: GAME_PAGE_SELLERS_MAX, offset: 0 }),
+    listCommunities({ db: context.db, gameSlug: slug }),
+    listPosts({ db: context.db, viewerId, gameId: game.id, limit: GAME_PAGE_POSTS_MAX }),
+  ]);
+  // Online sellers first; otherwise the newest listings first (a stable sort keeps that order).
+  const sellers = [...listings].sort((a, b) => Number(b.seller.online) - Number(a.seller.online));
+  // Events of this game: once app/models/events.server.ts has listEvents, its upcoming events go here.
+  return { game, sellers, communities, posts: posts.posts, viewerId };
+}
+
+export default function GamePage() {
+  const { game, sellers, communities, posts, viewerId } = useLoaderData<typeof loader>();
+  const here = `/games/${game.slug}`;
+  return (
+    <article aria-labelledby="game-title" className="space-y-10">
+      <header className="space-y-4">
+        <GameCover game={game} size="hero" eager />
+        <div>
+          <h1 id="game-title" className="text-2xl font-bold">
+            {game.name}
+          </h1>
+          <p className="text-sm text-slate-600">{game.nameKana}</p>
+        </div>
+        <p>
+          <Link to="/games" className="text-sm text-brand-700 underline">
+            ゲーム一覧に戻る
+          </Link>
+        </p>
+      </header>
+
+      <section aria-labelledby="game-sellers" className="space-y-4">
+        <div className="flex flex-wrap items-end justify-between gap-3">
+          <h2 id="game-sellers" className="text-xl font-bold">
+            {game.name}のチケット
+          </h2>
+          <Link to={`/tickets?${new URLSearchParams({ game: game.slug })}`} className="text-sm text-brand-700 underline">
+            すべて見る
+          </Link>
+        </div>
+        {sellers.length === 0 ? (
+          <p className="rounded-xl bg-white p-6 text-slate-600 ring-1 ring-slate-200">まだこのゲームのチケットはありません。</p>
+        ) : (
+          <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="チケット">
+            {sellers.map((listing) => (
+              <li key={listing.id}>
+                <ListingCard listing={listing} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="game-communities" className="space-y-4">
+        <h2 id="game-communities" className="text-xl font-bold">
+          コミュニティ
+        </h2>
+        {communities.length === 0 ? (
+          <p className="rounded-xl bg-white p-6 text-slate-600 ring-1 ring-slate-200">まだこのゲームのコミュニティはありません。</p>
+        ) : (
+          <ul className="grid gap-4 sm:grid-cols-2" aria-label="コミュニティ">
+            {communities.map((community) => (
+              <li key={community.id} className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+                <h3 className="font-bold">
+                  <Link to={`/community/${community.slug}`} className="text-brand-700 underline-offset-2 hover:underline">
+                    {community.name}
+                  </Link>
+                </h3>
+                <p className="mt-1 line-clamp-2 text-sm text-slate-700">{community.description}</p>
+                <p className="mt-2 text-xs text-slate-600">メンバー {formatNumber(community.membersCount)}人</p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      {/* Events of this game (issue 16 item 4) go here once the events model lists them. */}
+
+      <section aria-labelledby="game-posts" className="space-y-4">
+        <h2 id="game-posts" className="text-xl font-bold">
+          最近の投稿
+        </h2>
+        {posts.length === 0 ? (
+          <p className="rounded-xl bg-white p-6 text-slate-600 ring-1 ring-slate-200">まだこのゲームのコミュニティへの投稿はありません。</p>
+        ) : (
+          <ul className="space-y-4" aria-label="投稿一覧">
+            {posts.map((post) => (
+              <li key={post.id}>
+                <PostCard post={post} viewerId={viewerId} redirectTo={here} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </article>
+  );
+}
