@@ -48,6 +48,7 @@ export async function seedDemoData(db: Database, { demoAccounts = false, storage
     }
     await seedDemoTickets(trx, games);
     await seedDemoPosts(trx, storage!);
+    await seedDemoCommunities(trx, games);
     // A conversation between the first two, so /chat is not empty for a newcomer.
     const [minato, sora] = DEMO_ACCOUNTS;
     const room = await trx
@@ -251,6 +252,55 @@ const DEMO_POSTS: ReadonlyArray<readonly [0 | 1 | 2, string | null, number | nul
   [0, "VALORANTの新マップ、ミッドの取り方が難しい…", null],
   [2, "今日のコーチングで教えた対空のコツをまとめました。\n・早めに屈む\n・飛びを見てから押す", 3],
   [1, "ユナイトのデュオ相手募集中です！夜22時以降なら毎日います🌙", null],
+];
+
+/**
+ * Two or three communities for each popular game, the demo accounts as members (the count set to match), and a few
+ * posts tagged with them, so community and game pages are not empty.
+ */
+async function seedDemoCommunities(trx: Transaction<DB>, games: Map<string, number>) {
+  const now = Date.now();
+  for (const [slug, gameSlug, name, description, members] of DEMO_COMMUNITIES) {
+    const community = await trx
+      .insertInto("communities")
+      .values({ slug, name, description, game_id: games.get(gameSlug)!, members_count: members.length })
+      .onConflict((oc) => oc.column("slug").doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    if (!community) continue;
+    await trx
+      .insertInto("community_members")
+      .values(members.map((member, index) => ({ community_id: community.id, user_id: DEMO_ACCOUNTS[member].id, joined_at: new Date(now - (index + 1) * 86_400_000) })))
+      .execute();
+    for (const [index, [author, content]] of DEMO_COMMUNITY_POSTS.filter(([, , community]) => community === slug).entries()) {
+      await trx
+        .insertInto("posts")
+        .values({ author_id: DEMO_ACCOUNTS[author].id, content, community_id: community.id, created_at: new Date(now - (index * 7 + 2) * 3600_000) })
+        .execute();
+    }
+  }
+}
+
+const DEMO_COMMUNITIES: ReadonlyArray<readonly [string, string, string, string, ReadonlyArray<0 | 1 | 2>]> = [
+  ["apex-ranked", "apex-legends", "Apexランク部", "ランクを一緒に盛りたい人の集まり。プラチナ帯からマスター帯まで歓迎です。", [0, 1]],
+  ["apex-casual", "apex-legends", "Apexエンジョイ勢", "カジュアルやミックステープでゆるく遊びましょう。初心者歓迎。", [0]],
+  ["valorant-coaching", "valorant", "VALORANT上達会", "エイム練習と定点の共有。コーチングの感想もどうぞ。", [0, 2]],
+  ["valorant-night", "valorant", "VALORANT夜活", "夜22時以降にフルパを組みたい人向け。", [0]],
+  ["splatoon-fes", "splatoon-3", "スプラ フェス部", "フェスやオープンを一緒に回る仲間を探す場所です。", [1]],
+  ["splatoon-salmon", "splatoon-3", "サーモンラン同好会", "カンスト目指して野良でも固定でも。", [1, 0]],
+  ["sf6-modern", "street-fighter-6", "スト6 モダン操作の会", "モダン操作の研究と対戦会。クラシックの人も大歓迎。", [2, 1]],
+  ["sf6-lounge", "street-fighter-6", "スト6 ラウンジ", "ルームマッチの募集とリプレイの相談に。", [2]],
+  ["unite-duo", "pokemon-unite", "ユナイト デュオ募集", "デュオ・フルパの相方探しに。", [1]],
+];
+
+/** Author (index into DEMO_ACCOUNTS), text, and the community (slug) it is tagged with. */
+const DEMO_COMMUNITY_POSTS: ReadonlyArray<readonly [0 | 1 | 2, string, string]> = [
+  [0, "今夜21時からランク回します。プラチナ以上の方ぜひ！", "apex-ranked"],
+  [1, "昨日のランク、最終円の立ち回りが課題でした…", "apex-ranked"],
+  [2, "ヘイヴンのAサイト、煙の定点をまとめました。", "valorant-coaching"],
+  [1, "今回のフェス、一緒に100倍マッチ狙いませんか？", "splatoon-fes"],
+  [2, "土曜の夜にモダン限定の対戦会をやります。", "sf6-modern"],
+  [1, "デュオで夜22時から回せる方募集中です🌙", "unite-duo"],
 ];
 
 /** Demo accounts (README lists them). Only on the local auth server, and never in production unless allowed. */

@@ -228,6 +228,8 @@ const formExample = (path: string, fields: Record<string, string>): Sent => ({
   headers: { "Content-Type": "application/x-www-form-urlencoded" },
 });
 
+/** The community the fuzzed member belongs to (made in beforeAll), so a post may be tagged with it. */
+const FUZZ_COMMUNITY_ID = randomUUID();
 const uuidLike = fc.constantFrom(randomUUID(), "7f1b8a52-4f7a-4d0e-9a51-2f5c6f0a1e11");
 
 const post = (path: string, body: fc.Arbitrary<{ body: Sent["body"]; headers: Record<string, string> }>, method = "POST") =>
@@ -418,7 +420,7 @@ const rows: Row[] = [
     method: "POST",
     as: "bearer",
     request: () =>
-      post("/api/posts/create", jsonBody({ content: text("今日もランクマ\n頑張る"), imageUrl: fc.constantFrom(null, "https://example.jp/a.png", "/uploads/post/x.png"), isPublic: fc.constantFrom(true, false, "true") })),
+      post("/api/posts/create", jsonBody({ content: text("今日もランクマ\n頑張る"), imageUrl: fc.constantFrom(null, "https://example.jp/a.png", "/uploads/post/x.png"), isPublic: fc.constantFrom(true, false, "true"), communityId: fc.constantFrom(null, "", FUZZ_COMMUNITY_ID, randomUUID()) })),
     examples: () => [jsonExample("/api/posts/create", { content: `投${NUL}稿`, imageUrl: null, isPublic: true }), jsonExample("/api/posts/create", { content: null, imageUrl: `/uploads/${NUL}`, isPublic: true })],
   },
   {
@@ -446,6 +448,7 @@ const rows: Row[] = [
         .tuple(fc.option(headerValue(randomUUID()), { nil: null }), jsonBody({ subscribeeId: fc.constantFrom(ctx.otherId, ctx.memberId, ctx.blockTargetId) }))
         .map(([key, sent]) => ({ method: "POST", path: "/api/subscriptions", body: sent.body, headers: { ...sent.headers, ...(key === null ? {} : { "Idempotency-Key": key }) } })),
   },
+  { route: "routes/api.user.communities", method: "GET", as: "bearer", request: () => get("/api/user/communities", queryString({ x: nastyString })) },
   { route: "routes/api.user.subscriptions", method: "GET", as: "bearer", request: () => get("/api/user/subscriptions", queryString({ x: nastyString })) },
   { route: "routes/api.posts.$id", method: "GET", as: "bearer", request: (ctx) => segment(ctx.postId).chain((id) => get(`/api/posts/${id}`)) },
   { route: "routes/api.posts.$id", method: "DELETE", as: "bearer", request: (ctx) => segment(ctx.postId).chain((id) => post(`/api/posts/${id}`, jsonBody({}), "DELETE")) },
@@ -662,6 +665,10 @@ const rows: Row[] = [
     request: (ctx) => segment(ctx.otherId).chain((id) => get(`/u/${id}/gallery`, queryString({ cursor: fc.constant(`1732350000123_${ctx.postId}`), photo: fc.constant(ctx.postId) }))),
   },
   { route: "routes/_default.mypage.footprints", method: "GET", as: "cookie", request: () => get("/mypage/footprints", queryString({ page: fc.constantFrom("0", "1") })) },
+  // Communities (issue 16): joining and leaving as a plain form, its page's cursor, the new post page's preselection.
+  { route: "routes/_default.community.$slug", method: "POST", as: "cookie", request: () => segment("fuzz-community").chain((slug) => post(`/community/${slug}`, formBody({ intent: fc.constantFrom("join", "leave") }))) },
+  { route: "routes/_default.community.$slug", method: "GET", as: "cookie", request: (ctx) => get("/community/fuzz-community", queryString({ cursor: fc.constant(`1732350000123_${ctx.postId}`) })) },
+  { route: "routes/_default.posts.new", method: "GET", as: "cookie", request: () => get("/posts/new", queryString({ community: text("fuzz-community") })) },
   { route: "routes/_default.$", method: "POST", as: "cookie", request: () => segment("no-such-page").chain((page) => post(`/${page}`, formBody({ a: nastyString }))) },
   { route: "routes/auth.discord", method: "POST", as: "cookie", request: () => post("/auth/discord", formBody({ redirectTo: text("/chat") })) },
   { route: "routes/logout", method: "POST", as: "cookie", request: () => post("/logout", formBody({ scope: fc.constantFrom("local", "global", "others") })) },
@@ -784,6 +791,9 @@ beforeAll(async () => {
   const db = app.database.db;
   await db.insertInto("games").values({ slug: "apex-legends", name: "Apex Legends", name_kana: "エーペックスレジェンズ" }).onConflict((oc) => oc.doNothing()).execute();
   await db.transaction().execute((trx) => creditPurchase(trx, { userId: browser.id, coins: 100_000, reference: "fuzz" }));
+  const { id: apexId } = await db.selectFrom("games").select("id").where("slug", "=", "apex-legends").executeTakeFirstOrThrow();
+  await db.insertInto("communities").values({ id: FUZZ_COMMUNITY_ID, slug: "fuzz-community", name: "ファズ部", game_id: apexId, members_count: 1 }).execute();
+  await db.insertInto("community_members").values({ community_id: FUZZ_COMMUNITY_ID, user_id: browser.id }).execute();
   const listingOf = async (member: { api: typeof browser.api }) =>
     ((await (await member.api("/api/listings", { json: validListing })).json()) as { data: { listing: { id: string } } }).data.listing.id;
   const [listingId, ownListingId] = await Promise.all([listingOf(other), listingOf(browser)]);
