@@ -4,7 +4,7 @@ import { axeViolations, createUser, expect, login, test, waitForHydration } from
  * The main pages, signed out and signed in, on a phone and on a desktop, have no serious or critical
  * accessibility violation (axe-core), once JavaScript has run (the fixture checks each page as it loads too).
  */
-const PUBLIC_PAGES = ["/", "/login", "/signup", "/support", "/terms", "/privacy", "/transaction-act", "/inquiry", "/coins", "/tickets", "/feed", "/events", "/no-such-page"];
+const PUBLIC_PAGES = ["/", "/login", "/signup", "/support", "/terms", "/privacy", "/transaction-act", "/inquiry", "/coins", "/tickets", "/feed", "/events", "/games", "/games/apex-legends", "/community/apex-ranked", "/no-such-page"];
 const SIGNED_IN_PAGES = [
   "/",
   "/mypage",
@@ -23,6 +23,9 @@ const SIGNED_IN_PAGES = [
   "/settings/subscription",
   "/settings/store/subscription",
   "/feed",
+  "/games",
+  "/games/apex-legends",
+  "/community/apex-ranked",
   "/posts/new",
   "/events",
   "/support",
