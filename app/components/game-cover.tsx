@@ -10,12 +10,14 @@ const GRADIENTS = [
   "from-slate-800 to-red-500",
   "from-teal-700 to-yellow-300",
   "from-blue-800 to-pink-400",
+  "from-amber-600 to-red-400",
+  "from-cyan-700 to-emerald-300",
 ] as const;
 
-/** The same gradient for a game every time: a small hash of its slug picks one. */
+/** The same gradient for a game every time: a small hash of its slug picks one (the seeded games all differ). */
 export function gameGradient(slug: string) {
   let hash = 0;
-  for (const char of slug) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  for (const char of slug) hash = (hash * 33 + char.charCodeAt(0)) >>> 0;
   return GRADIENTS[hash % GRADIENTS.length]!;
 }
 

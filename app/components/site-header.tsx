@@ -6,17 +6,20 @@ import { NotificationBell } from "./notification-bell";
 import { SignOutButton } from "./sign-out-button";
 import { UnreadChatBadge } from "./unread-chat-badge";
 
+// `from`: shown only from that width, so the signed-in header fits at 640 and 1024 px; below it the logo is the way
+// home, チケット are on home, game pages and マイページ, and サポート is in the footer.
+const shownFrom = { lg: "hidden lg:inline-flex", xl: "hidden xl:inline-flex" } as const;
 const navItems = [
-  { to: "/", label: "ホーム", end: true },
-  { to: "/feed", label: "フィード", end: false },
-  { to: "/games", label: "ゲーム", end: false },
-  { to: "/tickets", label: "チケット", end: false },
-  { to: "/events", label: "イベント", end: false },
-  { to: "/support", label: "サポート", end: false },
+  { to: "/", label: "ホーム", end: true, from: "lg" },
+  { to: "/feed", label: "フィード", end: false, from: null },
+  { to: "/games", label: "ゲーム", end: false, from: null },
+  { to: "/tickets", label: "チケット", end: false, from: "lg" },
+  { to: "/events", label: "イベント", end: false, from: null },
+  { to: "/support", label: "サポート", end: false, from: "xl" },
 ];
 
 const navClass = ({ isActive }: { isActive: boolean }) =>
-  `whitespace-nowrap rounded-md px-1.5 py-2 font-medium sm:px-3 ${isActive ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100"}`;
+  `whitespace-nowrap rounded-md px-1.5 py-2 font-medium lg:px-3 ${isActive ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100"}`;
 
 export function SiteHeader() {
   // Absent when the root loader itself failed (the error page still gets a header).
@@ -28,15 +31,15 @@ export function SiteHeader() {
             mark, which an aria-label would have to start with (axe label-content-name-mismatch). */}
         <Link to="/" className="shrink-0 text-base font-extrabold tracking-tight text-brand-700 sm:text-lg">
           {/* On a phone the short mark leaves room for a six-digit coin balance beside the signed-in links. */}
-          <span aria-hidden="true" className="rounded-md bg-brand-600 px-1.5 py-1 text-sm text-white sm:hidden">
+          <span aria-hidden="true" className="rounded-md bg-brand-600 px-1.5 py-1 text-sm text-white md:hidden">
             GM
           </span>
-          <span className="sr-only sm:not-sr-only">{PRODUCT_NAME}</span> <span className="sr-only">ホーム</span>
+          <span className="sr-only md:not-sr-only">{PRODUCT_NAME}</span> <span className="sr-only">ホーム</span>
         </Link>
         {/* On a phone the logo is the way home, チケット is on the home page and マイページ, サポート is in the footer. */}
         <nav aria-label="メインメニュー" className="hidden items-center gap-1 text-sm sm:flex">
           {navItems.map((item) => (
-            <NavLink key={item.to} to={item.to} end={item.end} className={navClass}>
+            <NavLink key={item.to} to={item.to} end={item.end} className={(state) => `${navClass(state)} ${item.from ? shownFrom[item.from as keyof typeof shownFrom] : ""}`}>
               {item.label}
             </NavLink>
           ))}
@@ -59,8 +62,8 @@ export function SiteHeader() {
               <NavLink to="/mypage" className={navClass}>
                 マイページ
               </NavLink>
-              {/* On a phone, sign-out is on /settings (linked from マイページ). */}
-              <SignOutButton className="hidden rounded-md px-3 py-2 font-medium whitespace-nowrap text-slate-600 hover:bg-slate-100 sm:inline-flex" />
+              {/* Below 1024 px, sign-out is on /settings (linked from マイページ). */}
+              <SignOutButton className="hidden rounded-md px-3 py-2 font-medium whitespace-nowrap text-slate-600 hover:bg-slate-100 lg:inline-flex" />
             </>
           ) : (
             <>

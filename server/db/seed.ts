@@ -20,8 +20,10 @@ export async function seedDemoData(db: Database, { demoAccounts = false, storage
   await db.transaction().execute(async (trx) => {
     await trx.insertInto("games").values(demoGames).onConflict((oc) => oc.column("slug").doNothing()).execute();
     await seedDemoEvents(trx, { withParticipants: demoAccounts });
-    if (!demoAccounts) return;
     const games = new Map((await trx.selectFrom("games").select(["id", "slug"]).execute()).map((game) => [game.slug, game.id]));
+    // Communities need no accounts: they are there in production too, with members once people join.
+    const communities = await seedDemoCommunities(trx, games);
+    if (!demoAccounts) return;
     for (const account of DEMO_ACCOUNTS) {
       await trx.insertInto("auth_users").values({ id: account.id, email: account.email, password_hash: passwordHash }).onConflict((oc) => oc.doNothing()).execute();
       await trx
@@ -48,7 +50,7 @@ export async function seedDemoData(db: Database, { demoAccounts = false, storage
     }
     await seedDemoTickets(trx, games);
     await seedDemoPosts(trx, storage!);
-    await seedDemoCommunities(trx, games);
+    await seedDemoCommunityMembers(trx, communities);
     // A conversation between the first two, so /chat is not empty for a newcomer.
     const [minato, sora] = DEMO_ACCOUNTS;
     const room = await trx
@@ -254,28 +256,36 @@ const DEMO_POSTS: ReadonlyArray<readonly [0 | 1 | 2, string | null, number | nul
   [1, "ユナイトのデュオ相手募集中です！夜22時以降なら毎日います🌙", null],
 ];
 
-/**
- * Two or three communities for each popular game, the demo accounts as members (the count set to match), and a few
- * posts tagged with them, so community and game pages are not empty.
- */
+/** Two or three communities for each popular game; answers the ids of those it created, by slug. */
 async function seedDemoCommunities(trx: Transaction<DB>, games: Map<string, number>) {
-  const now = Date.now();
-  for (const [slug, gameSlug, name, description, members] of DEMO_COMMUNITIES) {
+  const created = new Map<string, string>();
+  for (const [slug, gameSlug, name, description] of DEMO_COMMUNITIES) {
     const community = await trx
       .insertInto("communities")
-      .values({ slug, name, description, game_id: games.get(gameSlug)!, members_count: members.length })
+      .values({ slug, name, description, game_id: games.get(gameSlug)! })
       .onConflict((oc) => oc.column("slug").doNothing())
       .returning("id")
       .executeTakeFirst();
-    if (!community) continue;
+    if (community) created.set(slug, community.id);
+  }
+  return created;
+}
+
+/** The demo accounts as members of the new communities (the count set to match) and a few posts tagged with them. */
+async function seedDemoCommunityMembers(trx: Transaction<DB>, communities: Map<string, string>) {
+  const now = Date.now();
+  for (const [slug, , , , members] of DEMO_COMMUNITIES) {
+    const id = communities.get(slug);
+    if (!id) continue;
+    await trx.updateTable("communities").set({ members_count: members.length }).where("id", "=", id).execute();
     await trx
       .insertInto("community_members")
-      .values(members.map((member, index) => ({ community_id: community.id, user_id: DEMO_ACCOUNTS[member].id, joined_at: new Date(now - (index + 1) * 86_400_000) })))
+      .values(members.map((member, index) => ({ community_id: id, user_id: DEMO_ACCOUNTS[member].id, joined_at: new Date(now - (index + 1) * 86_400_000) })))
       .execute();
     for (const [index, [author, content]] of DEMO_COMMUNITY_POSTS.filter(([, , community]) => community === slug).entries()) {
       await trx
         .insertInto("posts")
-        .values({ author_id: DEMO_ACCOUNTS[author].id, content, community_id: community.id, created_at: new Date(now - (index * 7 + 2) * 3600_000) })
+        .values({ author_id: DEMO_ACCOUNTS[author].id, content, community_id: id, created_at: new Date(now - (index * 7 + 2) * 3600_000) })
         .execute();
     }
   }

@@ -37,6 +37,7 @@ test.describe("with JavaScript disabled", () => {
   test.use({ javaScriptEnabled: false });
 
   test("a user finds a community through the game pages, joins it and posts with the plain form", async ({ page, request }) => {
+    test.slow();
     const me = await createUser(request, "フォームで入る人");
     await login(page, me.email, "/games");
     await page.getByRole("link", { name: /ストリートファイター6/ }).click();
