@@ -48,14 +48,14 @@ for (const { name, viewport } of [
     test.use({ viewport });
 
     test("signed out, the main pages have no serious or critical violations", async ({ page }) => {
-      test.setTimeout(180_000);
+      test.setTimeout(240_000);
       const found: string[] = [];
       for (const path of PUBLIC_PAGES) found.push(...(await violationsOn(page, path)));
       expect(found).toEqual([]);
     });
 
     test("signed in, the main pages and a chat room with messages have none either", async ({ page, request }) => {
-      test.setTimeout(240_000);
+      test.setTimeout(300_000);
       const me = await createUser(request, "アクセシビリティ");
       const friend = await createUser(request, "チェック係");
       const room = await request.post("/api/chat/rooms", {
