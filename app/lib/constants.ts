@@ -249,3 +249,5 @@ export const COMMUNITY_MEMBERS_SHOWN = 8;
 /** A game page shows this many sellers (active listings, online first) and this many recent posts. */
 export const GAME_PAGE_SELLERS_MAX = 12;
 export const GAME_PAGE_POSTS_MAX = 10;
+/** A game page shows this many of its upcoming events. */
+export const GAME_PAGE_EVENTS_MAX = 4;

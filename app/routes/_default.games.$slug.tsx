@@ -3,12 +3,14 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { GameCover } from "~/components/game-cover";
 import { ListingCard } from "~/components/listing-card";
 import { PostCard } from "~/components/post-list";
-import { GAME_PAGE_POSTS_MAX, GAME_PAGE_SELLERS_MAX } from "~/lib/constants";
+import { GAME_PAGE_EVENTS_MAX, GAME_PAGE_POSTS_MAX, GAME_PAGE_SELLERS_MAX } from "~/lib/constants";
 import { formatNumber } from "~/lib/format";
 import { pageMeta } from "~/lib/meta";
 import { parseParams } from "~/lib/params";
 import { slugParamsSchema } from "~/lib/schemas";
+import { formatDateTime } from "~/lib/time";
 import { listCommunities } from "~/models/communities.server";
+import { listEvents } from "~/models/events.server";
 import { getGame } from "~/models/game.server";
 import { listListings } from "~/models/listings.server";
 import { listPosts } from "~/models/posts.server";
@@ -22,19 +24,19 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!game) throw new Response(null, { status: 404, statusText: "Not Found" });
   const viewer = await context.auth.getUser();
   const viewerId = viewer?.id ?? null;
-  const [{ listings }, communities, posts] = await Promise.all([
+  const [{ listings }, communities, posts, { events }] = await Promise.all([
     listListings({ db: context.db, gameSlug: slug, viewerId, limit: GAME_PAGE_SELLERS_MAX, offset: 0 }),
     listCommunities({ db: context.db, gameSlug: slug }),
     listPosts({ db: context.db, viewerId, gameId: game.id, limit: GAME_PAGE_POSTS_MAX }),
+    listEvents({ db: context.db, now: new Date(), when: "upcoming", gameSlug: slug, limit: GAME_PAGE_EVENTS_MAX }),
   ]);
   // Online sellers first; otherwise the newest listings first (a stable sort keeps that order).
   const sellers = [...listings].sort((a, b) => Number(b.seller.online) - Number(a.seller.online));
-  // Events of this game: once app/models/events.server.ts has listEvents, its upcoming events go here.
-  return { game, sellers, communities, posts: posts.posts, viewerId };
+  return { game, sellers, communities, events, posts: posts.posts, viewerId };
 }
 
 export default function GamePage() {
-  const { game, sellers, communities, posts, viewerId } = useLoaderData<typeof loader>();
+  const { game, sellers, communities, events, posts, viewerId } = useLoaderData<typeof loader>();
   const here = `/games/${game.slug}`;
   return (
     <article aria-labelledby="game-title" className="space-y-10">
@@ -98,7 +100,34 @@ export default function GamePage() {
         )}
       </section>
 
-      {/* Events of this game (issue 16 item 4) go here once the events model lists them. */}
+      <section aria-labelledby="game-events" className="space-y-4">
+        <div className="flex flex-wrap items-end justify-between gap-3">
+          <h2 id="game-events" className="text-xl font-bold">
+            開催予定のイベント
+          </h2>
+          <Link to={`/events?${new URLSearchParams({ game: game.slug })}`} className="text-sm text-brand-700 underline">
+            すべて見る
+          </Link>
+        </div>
+        {events.length === 0 ? (
+          <p className="rounded-xl bg-white p-6 text-slate-600 ring-1 ring-slate-200">開催予定のイベントはありません。</p>
+        ) : (
+          <ul className="grid gap-4 sm:grid-cols-2" aria-label="イベント">
+            {events.map((event) => (
+              <li key={event.id} className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+                <h3 className="font-bold">
+                  <Link to={`/events/${event.id}`} className="text-brand-700 underline-offset-2 hover:underline">
+                    {event.title}
+                  </Link>
+                </h3>
+                <p className="mt-1 text-sm text-slate-700">
+                  <time dateTime={event.startsAt}>{formatDateTime(event.startsAt)}</time>〜 ・ 残り{formatNumber(event.seatsLeft)}席
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
 
       <section aria-labelledby="game-posts" className="space-y-4">
         <h2 id="game-posts" className="text-xl font-bold">

@@ -134,7 +134,21 @@ describe("the pages without JavaScript", () => {
     const html = await list.text();
     expect(html).toContain('href="/games/community-test-game"');
     expect(html).toContain("コミュニティテスト");
-    expect((await app.request("/games/community-test-game")).status).toBe(200);
+    // Its upcoming events (shown in Asia/Tokyo), not its past ones.
+    const start = new Date(Date.UTC(2030, 0, 1, 12, 30));
+    await db()
+      .insertInto("events")
+      .values([
+        { game_id: gameId, title: "ゲームページの大会", starts_at: start, ends_at: new Date(start.getTime() + 3600_000), capacity: 8 },
+        { game_id: gameId, title: "終わった大会", starts_at: new Date(Date.now() - 86_400_000), ends_at: new Date(Date.now() - 82_800_000), capacity: 8 },
+      ])
+      .execute();
+    const gamePage = await app.request("/games/community-test-game");
+    expect(gamePage.status).toBe(200);
+    const gameHtml = await gamePage.text();
+    expect(gameHtml).toContain("ゲームページの大会");
+    expect(gameHtml).toContain("2030/01/01 21:30");
+    expect(gameHtml).not.toContain("終わった大会");
     for (const path of ["/games/no-such-game", "/games/UPPER", "/games/a_b", `/games/${"a".repeat(65)}`, "/community/no-such-community", "/community/Bad%20Slug"]) {
       expect((await app.request(path)).status, path).toBe(404);
     }
