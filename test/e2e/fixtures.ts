@@ -30,7 +30,16 @@ async function settleFades(page: Page) {
  * show up in tests that wait for a new page. axe needs timers, which do not run where JavaScript is disabled:
  * there it checks a copy of the document (without its scripts) in a scratch page of the same size.
  */
-export async function axeViolations(page: Page, { javaScriptEnabled = true } = {}): Promise<string[]> {
+export function axeViolations(page: Page, options: { javaScriptEnabled?: boolean } = {}): Promise<string[]> {
+  // One check at a time per page: the fixture's check of a page that just loaded and a test's own check would
+  // otherwise overlap, and axe refuses a second run in a document ("Axe is already running").
+  const run = (axeRuns.get(page) ?? Promise.resolve()).then(() => checkPage(page, options));
+  axeRuns.set(page, run.catch(() => {}));
+  return run;
+}
+const axeRuns = new WeakMap<Page, Promise<unknown>>();
+
+async function checkPage(page: Page, { javaScriptEnabled = true }: { javaScriptEnabled?: boolean }): Promise<string[]> {
   const url = page.url();
   let target = page;
   let scratch: import("@playwright/test").BrowserContext | undefined;
