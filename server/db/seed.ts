@@ -19,11 +19,11 @@ export async function seedDemoData(db: Database, { demoAccounts = false, storage
   const passwordHash = demoAccounts ? await hashPassword(DEMO_PASSWORD) : "";
   await db.transaction().execute(async (trx) => {
     await trx.insertInto("games").values(demoGames).onConflict((oc) => oc.column("slug").doNothing()).execute();
-    await seedDemoEvents(trx, { withParticipants: demoAccounts });
     const games = new Map((await trx.selectFrom("games").select(["id", "slug"]).execute()).map((game) => [game.slug, game.id]));
     // Communities need no accounts: they are there in production too, with members once people join.
     const communities = await seedDemoCommunities(trx, games);
-    if (!demoAccounts) return;
+    // Events are there in production too; their demo participants only with the demo accounts, once those exist.
+    if (!demoAccounts) return seedDemoEvents(trx, { withParticipants: false });
     for (const account of DEMO_ACCOUNTS) {
       await trx.insertInto("auth_users").values({ id: account.id, email: account.email, password_hash: passwordHash }).onConflict((oc) => oc.doNothing()).execute();
       await trx
@@ -37,6 +37,7 @@ export async function seedDemoData(db: Database, { demoAccounts = false, storage
         .onConflict((oc) => oc.doNothing())
         .execute();
     }
+    await seedDemoEvents(trx, { withParticipants: true });
     // Each demo account has bought coins once (test provider), so the header and coin history show something.
     for (const [index, account] of DEMO_ACCOUNTS.entries()) {
       const pack = COIN_PACKAGES[[2, 4, 1][index] ?? 0]!;
