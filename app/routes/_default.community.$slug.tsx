@@ -7,6 +7,7 @@ import { Avatar } from "~/components/presence";
 import { requireProfile } from "~/lib/auth.server";
 import { POSTS_PAGE_SIZE } from "~/lib/constants";
 import { formatNumber } from "~/lib/format";
+import { readFormData } from "~/lib/forms.server";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { parseParams, parseQuery } from "~/lib/params";
@@ -33,7 +34,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const { slug } = parseParams(slugParamsSchema, params, request);
   const { user } = await requireProfile(request, context);
-  const submission = parseWithZod(await request.formData(), { schema: communityMembershipSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: communityMembershipSchema });
   if (submission.status !== "success") throw new Response(messages.validation.checkInput, { status: 400, statusText: "Bad Request" });
   try {
     const title =
