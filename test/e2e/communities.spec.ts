@@ -42,7 +42,7 @@ test.describe("with JavaScript disabled", () => {
     await login(page, me.email, "/games");
     await page.getByRole("link", { name: /ストリートファイター6/ }).click();
     await expect(page).toHaveURL(/\/games\/street-fighter-6$/);
-    await page.getByRole("link", { name: "スト6 ラウンジ" }).click();
+    await page.getByRole("link", { name: "スト6 ラウンジ", exact: true }).click();
     await expect(page).toHaveURL(/\/community\/sf6-lounge$/);
     await page.getByRole("button", { name: "参加する" }).click();
     await expect(page.getByTestId("toast").filter({ hasText: "「スト6 ラウンジ」に参加しました" })).toBeVisible();
