@@ -128,8 +128,7 @@ describe("lists", () => {
   it("upcoming soonest first and past latest first, by game, paged", async () => {
     const slug = "list-game";
     const base = Date.now();
-    const made = [];
-    for (const days of [3, 1, 2, -1, -2]) made.push({ days, ...(await createEvent({ slug, title: `一覧${days}`, inMs: days * DAY })) });
+    for (const days of [3, 1, 2, -1, -2]) await createEvent({ slug, title: `一覧${days}`, inMs: days * DAY });
     const now = new Date(base);
     const upcoming = await listEvents({ db: db(), now, when: "upcoming", gameSlug: slug, limit: 2 });
     expect(upcoming.events.map((event) => event.title)).toEqual(["一覧1", "一覧2"]);
