@@ -10,6 +10,7 @@ import * as m0008 from "./0008_reviews";
 import * as m0009 from "./0009_posts";
 import * as m0010 from "./0010_subscriptions_payouts";
 import * as m0011 from "./0011_events_communities";
+import * as m0012 from "./0012_explore";
 
 /**
  * Every migration, in order. Migrations are imported statically so the bundled server, the
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   "0009_posts": m0009,
   "0010_subscriptions_payouts": m0010,
   "0011_events_communities": m0011,
+  "0012_explore": m0012,
 };

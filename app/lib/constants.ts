@@ -251,3 +251,13 @@ export const GAME_PAGE_SELLERS_MAX = 12;
 export const GAME_PAGE_POSTS_MAX = 10;
 /** A game page shows this many of its upcoming events. */
 export const GAME_PAGE_EVENTS_MAX = 4;
+
+/** Explore (issue 16): results a page, the longest keyword query, and how many words of it count. */
+export const EXPLORE_PAGE_SIZE = 20;
+export const EXPLORE_QUERY_MAX = 50;
+export const EXPLORE_QUERY_WORDS_MAX = 5;
+/** Home (issue 16): how many of each section it shows (its HTML stays small). */
+export const HOME_ONLINE_SELLERS_MAX = 6;
+export const HOME_GAMES_MAX = 8;
+export const HOME_EVENTS_MAX = 3;
+export const HOME_POSTS_MAX = 4;

@@ -1,6 +1,7 @@
-import { sql } from "kysely";
+import { sql, type SqlBool } from "kysely";
 import type { Database, ListingStatus } from "../../server/db/schema";
-import { LISTINGS_PER_SELLER_MAX } from "~/lib/constants";
+import { EXPLORE_PAGE_SIZE, EXPLORE_QUERY_WORDS_MAX, LISTINGS_PER_SELLER_MAX, ONLINE_WINDOW_MS } from "~/lib/constants";
+import type { ExploreFilters } from "~/lib/explore";
 import type { ListingInput } from "~/lib/schemas";
 import { onlineFor } from "./presence.server";
 import { toRating, type Rating } from "./reviews.server";
@@ -57,9 +58,9 @@ function listingsQuery(db: Database, viewerId?: string | null) {
       "u.display_name",
       "u.avatar_url",
       onlineFor(viewerId ?? null).as("online"),
-      // The seller's rating, from the reviews index (one seller's reviews, not every review).
-      (eb) => eb.selectFrom("reviews").select((inner) => inner.fn.avg<string>("rating").as("a")).whereRef("reviewee_id", "=", "l.seller_id").as("rating_average"),
-      (eb) => eb.selectFrom("reviews").select((inner) => inner.fn.countAll<string>().as("n")).whereRef("reviewee_id", "=", "l.seller_id").as("rating_count"),
+      // The seller's rating, kept on the listing by a trigger on reviews (migration 0012).
+      "l.seller_rating as rating_average",
+      "l.seller_rating_count as rating_count",
     ]);
 }
 type ListingRow = Awaited<ReturnType<ReturnType<typeof listingsQuery>["executeTakeFirstOrThrow"]>>;
@@ -79,7 +80,7 @@ function toListing(row: ListingRow): Listing {
       displayName: row.display_name,
       avatar: row.avatar_url,
       online: row.online,
-      rating: toRating({ average: row.rating_average, count: row.rating_count ?? 0 }),
+      rating: toRating({ average: row.rating_average, count: row.rating_count }),
     },
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
@@ -198,4 +199,84 @@ export async function listListings({
   if (sellerId) query = query.where("l.seller_id", "=", sellerId);
   const rows = await query.execute();
   return { listings: rows.slice(0, limit).map(toListing), hasMore: rows.length > limit };
+}
+
+/**
+ * Explore's search (issue 16, ADR 023): active listings matching the filters, a page at a time, in the chosen order.
+ * Listings of a seller who blocked the viewer, or whom the viewer blocked, are left out. Every order is one of the
+ * partial indexes of migration 0012 read from the top; "recommended" is the sellers online now (few, found through
+ * the presence index) by rating, then everyone else by rating, so it needs no sort of the whole table either.
+ */
+export async function searchListings({
+  db,
+  viewerId,
+  filters,
+  now = new Date(),
+  pageSize = EXPLORE_PAGE_SIZE,
+}: {
+  db: Database;
+  viewerId: string | null;
+  filters: Omit<ExploreFilters, "page"> & { page?: number };
+  now?: Date;
+  pageSize?: number;
+}) {
+  const offset = (filters.page ?? 0) * pageSize;
+  const onlineSince = new Date(now.getTime() - ONLINE_WINDOW_MS);
+  // Online now, in a form the partial index users_online_announced_idx answers (presence keeps the flag true while seen).
+  const online = sql<SqlBool>`(u.online_announced and u.last_seen_at > ${onlineSince})`;
+  let matching = listingsQuery(db, viewerId).where("l.status", "=", "active");
+  if (viewerId) {
+    matching = matching.where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("user_blocks as b")
+            .select("b.blocker_id")
+            .where((eb) =>
+              eb.or([
+                eb.and([eb("b.blocker_id", "=", eb.ref("l.seller_id")), eb("b.blocked_id", "=", viewerId)]),
+                eb.and([eb("b.blocker_id", "=", viewerId), eb("b.blocked_id", "=", eb.ref("l.seller_id"))]),
+              ]),
+            ),
+        ),
+      ),
+    );
+  }
+  if (filters.game) matching = matching.where("g.slug", "=", filters.game);
+  if (filters.minPrice !== null) matching = matching.where("l.price_per_unit", ">=", filters.minPrice);
+  if (filters.maxPrice !== null) matching = matching.where("l.price_per_unit", "<=", filters.maxPrice);
+  if (filters.minutes !== null) matching = matching.where("l.minutes_per_unit", "=", filters.minutes);
+  if (filters.minRating !== null) matching = matching.where(sql`l.seller_rating`, ">=", filters.minRating);
+  for (const word of filters.q.split(" ").filter(Boolean).slice(0, EXPLORE_QUERY_WORDS_MAX)) {
+    // Its two-character pieces narrow through the GIN index; the LIKE then checks the word itself, in order.
+    matching = matching
+      .where(sql<SqlBool>`l.search_grams @> gm_bigrams(gm_search_text(${word}))`)
+      .where(sql<SqlBool>`l.search_text like '%' || replace(replace(replace(gm_search_text(${word}), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`);
+  }
+  if (filters.online) matching = matching.where(online);
+
+  const byRating = <Q extends typeof matching>(query: Q) =>
+    query.orderBy(sql`l.seller_rating desc nulls last`).orderBy("l.created_at", "desc").orderBy("l.id");
+  const page = async (query: typeof matching, skip: number, take: number) =>
+    take <= 0 ? [] : (await query.offset(skip).limit(take).execute()).map(toListing);
+
+  let rows: Listing[];
+  if (filters.sort === "recommended" && !filters.online) {
+    const { n } = await db
+      .selectFrom(matching.clearSelect().select(sql`1`.as("one")).where(online).as("m"))
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .executeTakeFirstOrThrow();
+    const onlineCount = Number(n);
+    const first = await page(byRating(matching.where(online)), offset, pageSize + 1);
+    const rest = await page(byRating(matching.where(sql<SqlBool>`not ${online}`)), Math.max(0, offset - onlineCount), pageSize + 1 - first.length);
+    rows = [...first, ...rest];
+  } else {
+    const ordered =
+      filters.sort === "price"
+        ? matching.orderBy("l.price_per_unit").orderBy("l.created_at", "desc").orderBy("l.id")
+        : filters.sort === "newest"
+          ? matching.orderBy("l.created_at", "desc").orderBy("l.id")
+          : byRating(matching);
+    rows = await page(ordered, offset, pageSize + 1);
+  }
+  return { listings: rows.slice(0, pageSize), hasMore: rows.length > pageSize };
 }

@@ -5,6 +5,7 @@ import { ListingCard } from "~/components/listing-card";
 import { PostCard } from "~/components/post-list";
 import { GAME_PAGE_EVENTS_MAX, GAME_PAGE_POSTS_MAX, GAME_PAGE_SELLERS_MAX } from "~/lib/constants";
 import { formatNumber } from "~/lib/format";
+import { EXPLORE_DEFAULTS } from "~/lib/explore";
 import { pageMeta } from "~/lib/meta";
 import { parseParams } from "~/lib/params";
 import { slugParamsSchema } from "~/lib/schemas";
@@ -12,7 +13,7 @@ import { formatDateTime } from "~/lib/time";
 import { listCommunities } from "~/models/communities.server";
 import { listEvents } from "~/models/events.server";
 import { getGame } from "~/models/game.server";
-import { listListings } from "~/models/listings.server";
+import { searchListings } from "~/models/listings.server";
 import { listPosts } from "~/models/posts.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.game.name ?? "ゲーム", data ? `${data.game.name}の出品者、コミュニティ、投稿` : undefined);
@@ -25,14 +26,13 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const viewer = await context.auth.getUser();
   const viewerId = viewer?.id ?? null;
   const [{ listings }, communities, posts, { events }] = await Promise.all([
-    listListings({ db: context.db, gameSlug: slug, viewerId, limit: GAME_PAGE_SELLERS_MAX, offset: 0 }),
+    // Online sellers first, then by rating: explore's recommended order within the game.
+    searchListings({ db: context.db, viewerId, filters: { ...EXPLORE_DEFAULTS, game: slug }, pageSize: GAME_PAGE_SELLERS_MAX }),
     listCommunities({ db: context.db, gameSlug: slug }),
     listPosts({ db: context.db, viewerId, gameId: game.id, limit: GAME_PAGE_POSTS_MAX }),
     listEvents({ db: context.db, now: new Date(), when: "upcoming", gameSlug: slug, limit: GAME_PAGE_EVENTS_MAX }),
   ]);
-  // Online sellers first; otherwise the newest listings first (a stable sort keeps that order).
-  const sellers = [...listings].sort((a, b) => Number(b.seller.online) - Number(a.seller.online));
-  return { game, sellers, communities, events, posts: posts.posts, viewerId };
+  return { game, sellers: listings, communities, events, posts: posts.posts, viewerId };
 }
 
 export default function GamePage() {
@@ -60,7 +60,7 @@ export default function GamePage() {
           <h2 id="game-sellers" className="text-xl font-bold">
             {game.name}のチケット
           </h2>
-          <Link to={`/tickets?${new URLSearchParams({ game: game.slug })}`} className="text-sm text-brand-700 underline">
+          <Link to={`/explore?${new URLSearchParams({ game: game.slug })}`} className="text-sm text-brand-700 underline">
             すべて見る
           </Link>
         </div>

@@ -113,6 +113,9 @@ export interface UsersTable {
   updated_at: UpdatedAt;
   last_seen_at: Timestamp | null;
   online_announced: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Kept by a trigger on reviews (migration 0012). */
+  rating_count: ColumnType<number, never, never>;
+  rating_sum: ColumnType<number, never, never>;
 }
 
 export interface UserGamesTable {
@@ -250,6 +253,11 @@ export interface ListingsTable {
   status: ColumnType<ListingStatus, ListingStatus | undefined, ListingStatus>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** Derived by triggers (migration 0012): the seller's mean rating and count, and the keyword search's text. */
+  seller_rating: ColumnType<string | null, never, never>;
+  seller_rating_count: ColumnType<number, never, never>;
+  search_text: ColumnType<string, never, never>;
+  search_grams: ColumnType<string[], never, never>;
 }
 
 export type BookingStatus = "pending" | "accepted" | "in_progress" | "completed" | "cancelled";
