@@ -12,7 +12,9 @@ export function ListingCard({ listing }: { listing: Listing }) {
       <div className="flex items-center gap-3">
         <Avatar name={listing.seller.displayName} src={listing.seller.avatar} presence={{ userId: listing.seller.uid, online: listing.seller.online }} />
         <div className="min-w-0">
-          <p className="truncate text-sm font-semibold">{listing.seller.displayName}</p>
+          <Link to={`/u/${listing.seller.uid}`} className="block truncate text-sm font-semibold underline-offset-2 hover:underline">
+            {listing.seller.displayName}
+          </Link>
           <p className="text-xs text-slate-600">{listing.game.name}</p>
           <RatingSummary rating={listing.seller.rating} />
         </div>

@@ -7,13 +7,13 @@ import { SignOutButton } from "./sign-out-button";
 import { UnreadChatBadge } from "./unread-chat-badge";
 
 // `from`: shown only from that width, so the signed-in header fits at 640 and 1024 px; below it the logo is the way
-// home, チケット are on home, game pages and マイページ, and サポート is in the footer.
+// home, the home page links every section (さがす, フィード, ゲーム, イベント) and サポート is in the footer.
 const shownFrom = { lg: "hidden lg:inline-flex", xl: "hidden xl:inline-flex" } as const;
 const navItems = [
   { to: "/", label: "ホーム", end: true, from: "lg" },
+  { to: "/explore", label: "さがす", end: false, from: null },
   { to: "/feed", label: "フィード", end: false, from: null },
-  { to: "/games", label: "ゲーム", end: false, from: null },
-  { to: "/tickets", label: "チケット", end: false, from: "lg" },
+  { to: "/games", label: "ゲーム", end: false, from: "lg" },
   { to: "/events", label: "イベント", end: false, from: null },
   { to: "/support", label: "サポート", end: false, from: "xl" },
 ];
@@ -36,7 +36,7 @@ export function SiteHeader() {
           </span>
           <span className="sr-only md:not-sr-only">{PRODUCT_NAME}</span> <span className="sr-only">ホーム</span>
         </Link>
-        {/* On a phone the logo is the way home, チケット is on the home page and マイページ, サポート is in the footer. */}
+        {/* On a phone the logo is the way home, whose section links lead everywhere; サポート is in the footer. */}
         <nav aria-label="メインメニュー" className="hidden items-center gap-1 text-sm sm:flex">
           {navItems.map((item) => (
             <NavLink key={item.to} to={item.to} end={item.end} className={(state) => `${navClass(state)} ${item.from ? shownFrom[item.from as keyof typeof shownFrom] : ""}`}>

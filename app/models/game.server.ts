@@ -28,3 +28,32 @@ export async function getGame({ db, slug }: { db: Database; slug: string }): Pro
   const row = await db.selectFrom("games").select(["id", "slug", "name", "name_kana", "cover_url"]).where("slug", "=", slug).executeTakeFirst();
   return row && { id: row.id, slug: row.slug, name: row.name, nameKana: row.name_kana, coverUrl: row.cover_url };
 }
+
+export interface PopularGame extends GameSummary {
+  /** Active listings of the game: how many chances to play it now. */
+  listingsCount: number;
+}
+
+/**
+ * Games by how many active listings they have (the home page's 人気のゲーム), then in their curated order. Each count
+ * is read from the partial index of active listings by game (listings_active_idx), not from the table.
+ */
+export async function listPopularGames({ db, limit }: { db: Database; limit: number }): Promise<PopularGame[]> {
+  const rows = await db
+    .selectFrom("games as g")
+    .select(["g.slug", "g.name", "g.name_kana", "g.cover_url"])
+    .select((eb) =>
+      eb
+        .selectFrom("listings as l")
+        .select((inner) => inner.fn.countAll<string>().as("n"))
+        .whereRef("l.game_id", "=", "g.id")
+        .where("l.status", "=", "active")
+        .as("listings_count"),
+    )
+    .orderBy("listings_count", "desc")
+    .orderBy("g.sort_order")
+    .orderBy("g.name")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ slug: row.slug, name: row.name, nameKana: row.name_kana, coverUrl: row.cover_url, listingsCount: Number(row.listings_count ?? 0) }));
+}
