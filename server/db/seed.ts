@@ -50,6 +50,7 @@ export async function seedDemoData(db: Database, { demoAccounts = false, storage
       if (order) await creditPurchase(trx, { userId: account.id, coins: pack.coins, reference: `coin_order:${order.id}` });
     }
     await seedDemoTickets(trx, games);
+    await seedDemoSellers(trx, games, passwordHash);
     await seedDemoPosts(trx, storage!);
     await seedDemoCommunityMembers(trx, communities);
     // A conversation between the first two, so /chat is not empty for a newcomer.
@@ -180,6 +181,108 @@ async function seedDemoTickets(trx: Transaction<DB>, games: Map<string, number>)
     .execute();
   await refundEscrow(trx, { reference: `booking:${cancelled.id}` });
 }
+
+/**
+ * More sellers (issue 16), so explore, game pages and home have people in every game on a fresh start: each with a
+ * profile, games and one or two listings, last seen at different times (none is shown online: only real presence
+ * does that). Each bought coins once and booked the next seller's first listing, completed and reviewed, so ratings
+ * come from real bookings whose coins moved through the ledger.
+ */
+async function seedDemoSellers(trx: Transaction<DB>, games: Map<string, number>, passwordHash: string) {
+  const now = Date.now();
+  const hour = 3600_000;
+  const sellers = DEMO_SELLERS.map((seller, index) => ({ ...seller, id: `00000000-0000-4000-8000-${String(101 + index).padStart(12, "0")}` }));
+  const firstListings: Array<{ id: string; price: number; minutes: number; title: string }> = [];
+  for (const [index, seller] of sellers.entries()) {
+    const inserted = await trx.insertInto("auth_users").values({ id: seller.id, email: seller.email, password_hash: passwordHash }).onConflict((oc) => oc.doNothing()).returning("id").executeTakeFirst();
+    if (!inserted) return; // seeded before
+    await trx
+      .insertInto("users")
+      .values({ id: seller.id, display_name: seller.displayName, bio: seller.bio, last_seen_at: new Date(now - (index + 1) * 5 * hour) })
+      .execute();
+    await trx.insertInto("user_games").values(seller.listings.map(([slug, , , , , rank]) => ({ user_id: seller.id, game_id: games.get(slug)!, rank }))).onConflict((oc) => oc.doNothing()).execute();
+    const listings = await trx
+      .insertInto("listings")
+      .values(
+        seller.listings.map(([slug, title, price, minutes, maxUnits], listingIndex) => ({
+          seller_id: seller.id,
+          game_id: games.get(slug)!,
+          title,
+          description: seller.bio,
+          price_per_unit: price,
+          minutes_per_unit: minutes,
+          max_units: maxUnits,
+          created_at: new Date(now - (index * 7 + listingIndex + 1) * hour),
+        })),
+      )
+      .returning(["id", "price_per_unit", "minutes_per_unit", "title"])
+      .execute();
+    firstListings.push({ id: listings[0]!.id, price: listings[0]!.price_per_unit, minutes: listings[0]!.minutes_per_unit, title: listings[0]!.title });
+    const pack = COIN_PACKAGES[2]!; // 3,000 coins: enough for any first listing above
+    const order = await trx
+      .insertInto("coin_orders")
+      .values({ user_id: seller.id, package_id: pack.id, coins: pack.coins, price_jpy: pack.price, provider: "test", status: "paid", idempotency_key: "demo-seed", settled_at: new Date(now - 10 * 24 * hour) })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await creditPurchase(trx, { userId: seller.id, coins: pack.coins, reference: `coin_order:${order.id}` });
+  }
+  // Each seller (buyer) booked the next one's first listing a few days ago; completed, reviewed with the listed stars.
+  for (const [index, buyer] of sellers.entries()) {
+    const sellerIndex = (index + 1) % sellers.length;
+    const listing = firstListings[sellerIndex]!;
+    const seller = sellers[sellerIndex]!;
+    const startedAt = new Date(Math.floor((now - (index + 2) * 24 * hour) / hour) * hour);
+    const endsAt = new Date(startedAt.getTime() + listing.minutes * 60_000);
+    const created = new Date(startedAt.getTime() - 24 * hour);
+    const booking = await trx
+      .insertInto("bookings")
+      .values({
+        listing_id: listing.id,
+        buyer_id: buyer.id,
+        seller_id: seller.id,
+        title: listing.title,
+        price_per_unit: listing.price,
+        minutes_per_unit: listing.minutes,
+        units: 1,
+        total_price: listing.price,
+        total_minutes: listing.minutes,
+        desired_start_at: startedAt,
+        accept_deadline_at: new Date(created.getTime() + ACCEPT_DEADLINE_MS),
+        idempotency_key: `demo-seed-seller-${index}`,
+        created_at: created,
+        updated_at: endsAt,
+        status: "completed",
+        accepted_at: new Date(created.getTime() + hour),
+        started_at: startedAt,
+        ends_at: endsAt,
+        completed_at: endsAt,
+        completed_by: "buyer",
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await holdInEscrow(trx, { payerId: buyer.id, payeeId: seller.id, amount: listing.price, reference: `booking:${booking.id}` });
+    await releaseEscrow(trx, { reference: `booking:${booking.id}`, feePercent: DEFAULT_PLATFORM_FEE_PERCENT });
+    await trx
+      .insertInto("reviews")
+      .values({ booking_id: booking.id, reviewer_id: buyer.id, reviewee_id: seller.id, rating: seller.stars, comment: seller.review, created_at: endsAt })
+      .execute();
+  }
+}
+
+/** Listing: [game, title, coins per slot, minutes per slot, max slots, the seller's rank in that game]. */
+type DemoSellerListing = readonly [string, string, number, number, number, string];
+const DEMO_SELLERS: ReadonlyArray<{ email: string; displayName: string; bio: string; stars: number; review: string; listings: ReadonlyArray<DemoSellerListing> }> = [
+  { email: "aoi@demo.gamermatch.jp", displayName: "あおい", bio: "Apexプレデター経験あり。キャラコンから教えます。", stars: 5, review: "説明がわかりやすかったです！", listings: [["apex-legends", "プレデター帯のキャラコン講座", 2000, 60, 2, "プレデター"], ["apex-legends", "カジュアルでまったりデュオ", 100, 30, 4, "プレデター"]] },
+  { email: "ren@demo.gamermatch.jp", displayName: "レン", bio: "VALORANTのIGL。報告と立ち回りを一緒に整理します。", stars: 4, review: "報告のコツがつかめました。", listings: [["valorant", "IGL目線で立ち回りレビュー", 1000, 60, 3, "イモータル"], ["valorant", "アンレートで一緒に遊びましょう", 300, 30, 4, "イモータル"]] },
+  { email: "mio@demo.gamermatch.jp", displayName: "澪（みお）", bio: "スプラはXマッチ中心。リッター使いです。", stars: 5, review: "楽しく教えてもらえました。", listings: [["splatoon-3", "Xマッチ対策とリッター講座", 500, 60, 3, "XP2800"]] },
+  { email: "kaito@demo.gamermatch.jp", displayName: "カイト", bio: "スト6はジュリ使い。モダンも教えられます。", stars: 3, review: "対戦数が多くて練習になりました。", listings: [["street-fighter-6", "ジュリ対策とランクマ同行", 500, 30, 4, "マスター"], ["street-fighter-6", "モダン操作の基礎を一緒に", 300, 60, 2, "マスター"]] },
+  { email: "hinata@demo.gamermatch.jp", displayName: "ひなた", bio: "モンハンは全武器使えます。初心者さん大歓迎。", stars: 5, review: "優しくて安心して遊べました。", listings: [["monster-hunter-wilds", "はじめてのモンハン、最初の狩りまで案内", 300, 90, 2, "HR200"], ["monster-hunter-wilds", "歴戦個体の周回お手伝い", 500, 60, 3, "HR200"]] },
+  { email: "sho@demo.gamermatch.jp", displayName: "翔", bio: "ユナイトのタンク専。連携の練習をしましょう。", stars: 4, review: "連携の練習ができました。", listings: [["pokemon-unite", "タンク視点のマップ講座", 300, 30, 4, "マスター"]] },
+  { email: "rin@demo.gamermatch.jp", displayName: "りん", bio: "フォートナイトの建築バトルが好き。ゼロビルドも。", stars: 5, review: "建築がうまくなりました！", listings: [["fortnite", "建築練習と1v1", 500, 30, 4, "チャンピオン"], ["fortnite", "ゼロビルドでのんびりスクワッド", 100, 60, 3, "チャンピオン"]] },
+  { email: "yuto@demo.gamermatch.jp", displayName: "Yuto", bio: "LoLはジャングル。ダイヤ帯でソロキュー中。", stars: 4, review: "ジャングルの回り方がわかりました。", listings: [["league-of-legends", "ジャングルのルート講座", 1000, 60, 2, "ダイヤ"], ["league-of-legends", "ARAMで気軽に遊ぼう", 100, 30, 6, "ダイヤ"]] },
+  { email: "sakura@demo.gamermatch.jp", displayName: "さくら", bio: "Apexとヴァロをエンジョイ勢で。夜に遊べます。", stars: 5, review: "時間どおりで楽しかったです。", listings: [["apex-legends", "エンジョイ勢でトリオ", 100, 60, 3, "プラチナ"], ["valorant", "コンペ一緒に回します（ゴールド帯）", 300, 60, 3, "ゴールド"]] },
+  { email: "takumi@demo.gamermatch.jp", displayName: "タクミ", bio: "スプラとスト6の二刀流。初心者向けのコーチング。", stars: 4, review: "基礎から丁寧でした。", listings: [["splatoon-3", "ナワバリ初心者の立ち回り", 100, 30, 4, "S+"], ["street-fighter-6", "スト6 初心者の対空練習", 1000, 30, 2, "ダイヤ"]] },
+];
 
 /** [seller index, game, title, description, coins per slot, minutes per slot, max slots] */
 const DEMO_LISTINGS: ReadonlyArray<readonly [0 | 1 | 2, string, string, string, number, number, number]> = [
