@@ -46,11 +46,14 @@ export const EXPLORE_DEFAULTS: ExploreFilters = {
   page: 0,
 };
 
-const dropped = <T extends z.ZodTypeAny>(schema: T) => schema.optional().catch(undefined);
+/** An empty field (the form's 指定なし) is no filter; a value that does not fit is dropped. */
+const dropped = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((value) => (value === "" ? undefined : value), schema.optional()).catch(undefined);
+/** Control characters (PostgreSQL text cannot hold U+0000) and lone surrogates are spaces in a keyword. */
+const UNSEARCHABLE = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu;
 const price = dropped(z.coerce.number().int().min(0).max(1_000_000));
 
 const exploreQuerySchema = z.object({
-  q: dropped(z.string().transform((value) => value.replace(/\s+/gu, " ").trim().slice(0, EXPLORE_QUERY_MAX))),
+  q: dropped(z.string().transform((value) => [...value.replace(UNSEARCHABLE, " ").replace(/\s+/gu, " ").trim()].slice(0, EXPLORE_QUERY_MAX).join("").trim())),
   game: dropped(z.string().max(GAME_SLUG_MAX).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/)),
   online: dropped(z.literal("1")),
   minPrice: price,

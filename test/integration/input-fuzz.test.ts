@@ -675,6 +675,27 @@ const rows: Row[] = [
   // Events (issue 16): the join/leave form of an event made below, and the list's game filter and paging.
   { route: "routes/_default.events.$id", method: "POST", as: "cookie", request: () => segment(fuzzEventId).chain((id) => post(`/events/${id}`, formBody({ intent: fc.constantFrom("join", "leave") }))) },
   { route: "routes/_default.events._index", method: "GET", as: "cookie", request: () => get("/events", queryString({ game: fc.constantFrom("apex-legends", ""), page: fc.constantFrom("0", "1"), pastPage: fc.constantFrom("0", "2") })) },
+  // Explore (issue 16): every filter of the query string, valid and not (a keyword with NUL, a lone surrogate, LIKE's own characters).
+  {
+    route: "routes/_default.explore",
+    method: "GET",
+    as: "cookie",
+    request: () =>
+      get(
+        "/explore",
+        queryString({
+          q: fc.constantFrom("げっこう", "スト6", "100%", "a_b", "", `x${NUL}y`, "\ud800あ"),
+          game: fc.constantFrom("apex-legends", "", "../x"),
+          online: fc.constantFrom("1", "", "true"),
+          minPrice: fc.constantFrom("100", "", "-1", "1e9"),
+          maxPrice: fc.constantFrom("5000", "", "abc"),
+          minRating: fc.constantFrom("4", "4.5", "6"),
+          minutes: fc.constantFrom("30", "45"),
+          sort: fc.constantFrom("recommended", "rating", "price", "newest", "cheap"),
+          page: fc.constantFrom("0", "3", "-1", "100000"),
+        }),
+      ),
+  },
 
   // The local Supabase Auth endpoints (server/auth/local-auth.ts)
   {
