@@ -1,3 +1,4 @@
+import { Link } from "@remix-run/react";
 import { formatDate, isoString } from "~/lib/time";
 import { PARTY_LABELS } from "~/lib/booking-rules";
 import { formatNumber } from "~/lib/format";
@@ -19,7 +20,9 @@ export function ReviewList({ reviews, emptyText = "まだレビューはあり�
               </span>
             </span>
             <Avatar name={review.reviewer.displayName} src={review.reviewer.avatar} size="sm" />
-            <span className="text-sm font-semibold">{review.reviewer.displayName}</span>
+            <Link to={`/u/${review.reviewer.uid}`} className="text-sm font-semibold underline-offset-2 hover:underline">
+              {review.reviewer.displayName}
+            </Link>
             <span className="text-xs text-slate-600">{PARTY_LABELS[review.reviewer.role]}</span>
             {review.tipAmount > 0 ? <span className="rounded-full bg-amber-50 px-2 py-0.5 text-xs text-amber-900">チップ {formatNumber(review.tipAmount)}コイン</span> : null}
             <time className="ml-auto text-xs text-slate-600" dateTime={isoString(review.createdAt)}>

@@ -43,7 +43,9 @@ export function TicketCard({ ticket, extensionKey, error, redirectTo }: { ticket
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <Avatar name={other.displayName} src={other.avatar} size="sm" />
         <span className="text-slate-600">{counterpartLabel(ticket.isSeller)}</span>
-        <span className="font-semibold">{other.displayName}</span>
+        <Link to={`/u/${other.uid}`} className="font-semibold underline-offset-2 hover:underline">
+          {other.displayName}
+        </Link>
         <RatingSummary rating={other.rating} />
       </div>
       <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">

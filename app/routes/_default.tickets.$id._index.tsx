@@ -52,7 +52,7 @@ export default function TicketPage() {
     <article aria-labelledby="ticket-title" className="mx-auto max-w-2xl space-y-6">
       <div className="space-y-2">
         <p className="text-sm text-slate-600">
-          <Link to={`/tickets?game=${listing.game.slug}`} className="text-brand-700 underline">
+          <Link to={`/games/${listing.game.slug}`} className="text-brand-700 underline">
             {listing.game.name}
           </Link>
         </p>
@@ -63,7 +63,9 @@ export default function TicketPage() {
           <Avatar name={listing.seller.displayName} src={listing.seller.avatar} presence={{ userId: listing.seller.uid, online: listing.seller.online }} />
           <div className="min-w-0">
             <p className="flex flex-wrap items-center gap-x-2">
-              <span className="font-semibold">{listing.seller.displayName}</span>
+              <Link to={`/u/${listing.seller.uid}`} className="font-semibold text-brand-700 underline-offset-2 hover:underline">
+                {listing.seller.displayName}
+              </Link>
               <RatingSummary rating={listing.seller.rating} />
             </p>
             <Link to={`/tickets?seller=${listing.seller.uid}`} className="text-sm text-brand-700 underline">

@@ -47,7 +47,7 @@ export default function SchedulePage() {
         <div className="rounded-xl bg-white p-8 text-center ring-1 ring-slate-200">
           <p className="font-semibold">予定はまだありません。</p>
           <p className="mt-2 text-sm text-slate-600">承認された予約がここに日付ごとに並びます。</p>
-          <Link to="/tickets" className="mt-3 inline-block text-brand-700 underline">
+          <Link to="/explore" className="mt-3 inline-block text-brand-700 underline">
             一緒に遊ぶ相手を探す
           </Link>
         </div>

@@ -118,7 +118,7 @@ export default function TicketManagementPage() {
           {role === "buyer" ? (
             <>
               <p className="font-semibold">まだチケットを購入していません。</p>
-              <Link to="/tickets" className="mt-2 inline-block text-brand-700 underline">
+              <Link to="/explore" className="mt-2 inline-block text-brand-700 underline">
                 チケットを探す
               </Link>
             </>
