@@ -254,6 +254,8 @@ export const GAME_PAGE_EVENTS_MAX = 4;
 
 /** Explore (issue 16): results a page, the longest keyword query, and how many words of it count. */
 export const EXPLORE_PAGE_SIZE = 20;
+/** The deepest page (0-based): 1,000 results; further is a narrower search, not a deeper offset. */
+export const EXPLORE_PAGE_MAX = 49;
 export const EXPLORE_QUERY_MAX = 50;
 export const EXPLORE_QUERY_WORDS_MAX = 5;
 /** Home (issue 16): how many of each section it shows (its HTML stays small). */

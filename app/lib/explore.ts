@@ -1,11 +1,9 @@
-import { z } from "zod";
-import { EXPLORE_QUERY_MAX, GAME_SLUG_MAX, LISTING_MINUTES, PAGE_NUMBER_MAX } from "./constants";
 
 /**
  * Explore's filters (issue 16): they live in the URL (`/explore?q=&game=&online=1&minPrice=&maxPrice=&minRating=
  * &minutes=&sort=&page=`), so the page is a plain GET form without JavaScript and a search can be shared. A value
  * that does not fit (a hand-edited URL, an old link) is dropped rather than refused: the form then shows what was
- * searched.
+ * searched. Reading a query string is lib/explore-query.ts (zod stays out of the page's JavaScript).
  */
 
 export const EXPLORE_SORTS = ["recommended", "rating", "price", "newest"] as const;
@@ -46,45 +44,6 @@ export const EXPLORE_DEFAULTS: ExploreFilters = {
   page: 0,
 };
 
-/** An empty field (the form's 指定なし) is no filter; a value that does not fit is dropped. */
-const dropped = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((value) => (value === "" ? undefined : value), schema.optional()).catch(undefined);
-/** Control characters (PostgreSQL text cannot hold U+0000) and lone surrogates are spaces in a keyword. */
-const UNSEARCHABLE = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu;
-const price = dropped(z.coerce.number().int().min(0).max(1_000_000));
-
-const exploreQuerySchema = z.object({
-  q: dropped(z.string().transform((value) => [...value.replace(UNSEARCHABLE, " ").replace(/\s+/gu, " ").trim()].slice(0, EXPLORE_QUERY_MAX).join("").trim())),
-  game: dropped(z.string().max(GAME_SLUG_MAX).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/)),
-  online: dropped(z.literal("1")),
-  minPrice: price,
-  maxPrice: price,
-  minRating: dropped(z.coerce.number().refine((value) => (EXPLORE_MIN_RATINGS as readonly number[]).includes(value))),
-  minutes: dropped(z.coerce.number().refine((value) => (LISTING_MINUTES as readonly number[]).includes(value))),
-  sort: dropped(z.enum(EXPLORE_SORTS)),
-  page: dropped(z.coerce.number().int().min(0).max(PAGE_NUMBER_MAX)),
-});
-
-/** The filters a query string asks for; absent and unusable values are the defaults. */
-export function parseExploreParams(params: URLSearchParams): ExploreFilters {
-  // Only the first of a repeated key counts (a form never repeats one).
-  const first = Object.fromEntries([...new Set(params.keys())].map((key) => [key, params.get(key)!]));
-  const parsed = exploreQuerySchema.parse(first);
-  let [minPrice, maxPrice] = [parsed.minPrice ?? null, parsed.maxPrice ?? null];
-  // A range given the wrong way round is read the right way round.
-  if (minPrice !== null && maxPrice !== null && minPrice > maxPrice) [minPrice, maxPrice] = [maxPrice, minPrice];
-  return {
-    q: parsed.q ?? "",
-    game: parsed.game ?? null,
-    online: parsed.online === "1",
-    minPrice,
-    maxPrice,
-    minRating: parsed.minRating ?? null,
-    minutes: parsed.minutes ?? null,
-    sort: parsed.sort ?? "recommended",
-    page: parsed.page ?? 0,
-  };
-}
-
 /** The query string of these filters, defaults left out (the canonical, shareable form). */
 export function exploreSearchParams(filters: ExploreFilters) {
   const params = new URLSearchParams();
@@ -97,6 +56,18 @@ export function exploreSearchParams(filters: ExploreFilters) {
   if (filters.minutes !== null) params.set("minutes", String(filters.minutes));
   if (filters.sort !== "recommended") params.set("sort", filters.sort);
   if (filters.page > 0) params.set("page", String(filters.page));
+  return params;
+}
+
+/**
+ * A submitted search form's query, canonical: no empty fields, no default order (with JavaScript the form navigates
+ * to this instead of posting every field).
+ */
+export function compactSearchParams(form: FormData) {
+  const params = new URLSearchParams();
+  for (const [key, value] of form) {
+    if (typeof value === "string" && value.trim() !== "" && !(key === "sort" && value === "recommended")) params.append(key, value.trim());
+  }
   return params;
 }
 

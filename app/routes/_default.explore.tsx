@@ -2,8 +2,9 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
 import { ListingCard } from "~/components/listing-card";
 import { coinSliderSteps } from "~/lib/coin-slider";
-import { LISTING_MINUTES } from "~/lib/constants";
-import { activeFilters, EXPLORE_DEFAULTS, EXPLORE_MIN_RATINGS, EXPLORE_SORT_LABELS, EXPLORE_SORTS, exploreHref, parseExploreParams } from "~/lib/explore";
+import { EXPLORE_PAGE_MAX, LISTING_MINUTES } from "~/lib/constants";
+import { activeFilters, compactSearchParams, EXPLORE_DEFAULTS, EXPLORE_MIN_RATINGS, EXPLORE_SORT_LABELS, EXPLORE_SORTS, exploreHref } from "~/lib/explore";
+import { parseExploreParams } from "~/lib/explore-query";
 import { formatNumber } from "~/lib/format";
 import { pageMeta } from "~/lib/meta";
 import { listGames } from "~/models/game.server";
@@ -37,9 +38,8 @@ export default function ExplorePage() {
   // With JavaScript the search goes to the canonical URL (no empty fields) and a changed choice searches at once
   // (the keyword waits for Enter or the button); without it the form is a plain GET of every field.
   const search = (form: HTMLFormElement, replace: boolean) => {
-    const query = new URLSearchParams();
-    for (const [key, value] of new FormData(form)) if (typeof value === "string") query.append(key, value);
-    navigate(exploreHref(parseExploreParams(query)), { replace, preventScrollReset: true });
+    const query = compactSearchParams(new FormData(form)).toString();
+    navigate(query ? `/explore?${query}` : "/explore", { replace, preventScrollReset: true });
   };
   const onChange = (event: React.FormEvent<HTMLFormElement>) => {
     if ((event.target as HTMLElement).getAttribute("name") !== "q") search(event.currentTarget, true);
@@ -219,7 +219,7 @@ export default function ExplorePage() {
             ) : (
               <span />
             )}
-            {hasMore ? (
+            {hasMore && filters.page < EXPLORE_PAGE_MAX ? (
               <Link to={exploreHref({ ...filters, page: filters.page + 1 })} className="inline-flex min-h-11 items-center text-brand-700 underline">
                 次へ
               </Link>

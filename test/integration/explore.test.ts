@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXPLORE_DEFAULTS, exploreHref, exploreSearchParams, parseExploreParams, type ExploreFilters } from "~/lib/explore";
+import { compactSearchParams, EXPLORE_DEFAULTS, exploreHref, exploreSearchParams, type ExploreFilters } from "~/lib/explore";
+import { parseExploreParams } from "~/lib/explore-query";
 import { searchListings } from "~/models/listings.server";
 import { createBrowserMember } from "../support/auth";
 import { startTestServer, type TestServer } from "../support/server";
@@ -215,6 +216,10 @@ describe("the URL", () => {
     expect(parseExploreParams(new URLSearchParams("q=&game=&minPrice=&maxPrice=&minRating=&minutes=&sort=recommended"))).toEqual(EXPLORE_DEFAULTS);
     expect(parseExploreParams(new URLSearchParams("game=../etc&online=yes&minPrice=abc&minRating=9&minutes=45&sort=cheap&page=-1"))).toEqual(EXPLORE_DEFAULTS);
     expect(parseExploreParams(new URLSearchParams("minPrice=5000&maxPrice=100"))).toMatchObject({ minPrice: 100, maxPrice: 5000 });
+    // What the form sends with JavaScript: the same search, without its empty fields and default order.
+    const form = new FormData();
+    for (const [key, value] of Object.entries({ q: " 月光 ", game: "gekko-densetsu", minPrice: "", maxPrice: "1000", minRating: "", minutes: "", sort: "recommended" })) form.append(key, value);
+    expect(compactSearchParams(form).toString()).toBe("q=%E6%9C%88%E5%85%89&game=gekko-densetsu&maxPrice=1000");
   });
 
   it("the page is a plain GET form: the query string's results in order, the form showing them, links that keep them", async () => {
