@@ -1,5 +1,5 @@
-import { sql, type SqlBool } from "kysely";
-import type { Database, ListingStatus } from "../../server/db/schema";
+import { sql, type AliasedRawBuilder, type SqlBool } from "kysely";
+import type { Database, DB, ListingStatus } from "../../server/db/schema";
 import { EXPLORE_PAGE_SIZE, EXPLORE_QUERY_WORDS_MAX, LISTINGS_PER_SELLER_MAX, ONLINE_WINDOW_MS } from "~/lib/constants";
 import type { ExploreFilters } from "~/lib/explore";
 import type { ListingInput } from "~/lib/schemas";
@@ -37,9 +37,11 @@ export interface Listing {
   updatedAt: string;
 }
 
-function listingsQuery(db: Database, viewerId?: string | null) {
-  return db
-    .selectFrom("listings as l")
+/** Where listingsQuery reads listings from: the table, or a subquery of its rows (searchListings' keyword prefix). */
+type ListingsSource = AliasedRawBuilder<DB["listings"], "l">;
+
+function listingsQuery(db: Database, viewerId?: string | null, source?: ListingsSource) {
+  return (source ? db.selectFrom(source) : db.selectFrom("listings as l"))
     .innerJoin("games as g", "g.id", "l.game_id")
     .innerJoin("users as u", "u.id", "l.seller_id")
     .select([
@@ -224,59 +226,95 @@ export async function searchListings({
   const onlineSince = new Date(now.getTime() - ONLINE_WINDOW_MS);
   // Online now, in a form the partial index users_online_announced_idx answers (presence keeps the flag true while seen).
   const online = sql<SqlBool>`(u.online_announced and u.last_seen_at > ${onlineSince})`;
-  let matching = listingsQuery(db, viewerId).where("l.status", "=", "active");
-  if (viewerId) {
-    matching = matching.where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom("user_blocks as b")
-            .select("b.blocker_id")
-            .where((eb) =>
-              eb.or([
-                eb.and([eb("b.blocker_id", "=", eb.ref("l.seller_id")), eb("b.blocked_id", "=", viewerId)]),
-                eb.and([eb("b.blocker_id", "=", viewerId), eb("b.blocked_id", "=", eb.ref("l.seller_id"))]),
-              ]),
-            ),
+  // The filters, on the table or on a keyword search's prefix of it (see `page`).
+  const matchingFrom = (source?: ListingsSource) => {
+    let matching = listingsQuery(db, viewerId, source).where("l.status", "=", "active");
+    if (viewerId) {
+      matching = matching.where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom("user_blocks as b")
+              .select("b.blocker_id")
+              .where((eb) =>
+                eb.or([
+                  eb.and([eb("b.blocker_id", "=", eb.ref("l.seller_id")), eb("b.blocked_id", "=", viewerId)]),
+                  eb.and([eb("b.blocker_id", "=", viewerId), eb("b.blocked_id", "=", eb.ref("l.seller_id"))]),
+                ]),
+              ),
+          ),
         ),
-      ),
-    );
-  }
-  if (filters.game) matching = matching.where("g.slug", "=", filters.game);
-  if (filters.minPrice !== null) matching = matching.where("l.price_per_unit", ">=", filters.minPrice);
-  if (filters.maxPrice !== null) matching = matching.where("l.price_per_unit", "<=", filters.maxPrice);
-  if (filters.minutes !== null) matching = matching.where("l.minutes_per_unit", "=", filters.minutes);
-  if (filters.minRating !== null) matching = matching.where(sql`l.seller_rating`, ">=", filters.minRating);
-  for (const word of filters.q.split(" ").filter(Boolean).slice(0, EXPLORE_QUERY_WORDS_MAX)) {
-    // Its two-character pieces narrow through the GIN index; the LIKE then checks the word itself, in order.
-    matching = matching
-      .where(sql<SqlBool>`l.search_grams @> gm_bigrams(gm_search_text(${word}))`)
-      .where(sql<SqlBool>`l.search_text like '%' || replace(replace(replace(gm_search_text(${word}), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`);
-  }
-  if (filters.online) matching = matching.where(online);
+      );
+    }
+    if (filters.game) matching = matching.where("g.slug", "=", filters.game);
+    if (filters.minPrice !== null) matching = matching.where("l.price_per_unit", ">=", filters.minPrice);
+    if (filters.maxPrice !== null) matching = matching.where("l.price_per_unit", "<=", filters.maxPrice);
+    if (filters.minutes !== null) matching = matching.where("l.minutes_per_unit", "=", filters.minutes);
+    if (filters.minRating !== null) matching = matching.where(sql`l.seller_rating`, ">=", filters.minRating);
+    for (const word of filters.q.split(" ").filter(Boolean).slice(0, EXPLORE_QUERY_WORDS_MAX)) {
+      // Its two-character pieces narrow through the GIN index; the LIKE then checks the word itself, in order.
+      matching = matching
+        .where(sql<SqlBool>`l.search_grams @> gm_bigrams(gm_search_text(${word}))`)
+        .where(sql<SqlBool>`l.search_text like '%' || replace(replace(replace(gm_search_text(${word}), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`);
+    }
+    if (filters.online) matching = matching.where(online);
+    return matching;
+  };
+  const matching = matchingFrom();
 
   const byRating = <Q extends typeof matching>(query: Q) =>
     query.orderBy(sql`l.seller_rating desc nulls last`).orderBy("l.created_at", "desc").orderBy("l.id");
-  const page = async (query: typeof matching, skip: number, take: number) =>
-    take <= 0 ? [] : (await query.offset(skip).limit(take).execute()).map(toListing);
+  // A keyword's bigrams are estimated as independent of each other, so a common word (a game's name, in a quarter of
+  // all listings) looks rare to the planner, which then fetches and sorts every match from the GIN index (about a
+  // second for 50,000). So a keyword search first filters the top listings of the order, read from its index: a
+  // prefix of the order, filtered, is a prefix of the filtered order, so a full page from it is the answer. A rarer
+  // word (under 1 % of listings) finds less than a page there and goes to the GIN index, which then returns few rows.
+  const prefixOrder =
+    filters.sort === "price"
+      ? sql`price_per_unit, created_at desc, id`
+      : filters.sort === "newest"
+        ? sql`created_at desc, id`
+        : sql`seller_rating desc nulls last, created_at desc, id`;
+  const hasWords = filters.q.trim() !== "";
+  const page = async (query: (source?: ListingsSource) => typeof matching, skip: number, take: number) => {
+    if (take <= 0) return [];
+    if (hasWords) {
+      const prefix = sql<DB["listings"]>`(select * from listings where status = 'active' order by ${prefixOrder} limit ${KEYWORD_PREFIX_PER_ROW * (skip + take)})`;
+      const rows = await query(prefix.as("l")).offset(skip).limit(take).execute();
+      if (rows.length === take) return rows.map(toListing);
+    }
+    return (await query().offset(skip).limit(take).execute()).map(toListing);
+  };
 
   let rows: Listing[];
   if (filters.sort === "recommended" && !filters.online) {
-    const { n } = await db
-      .selectFrom(matching.clearSelect().select(sql`1`.as("one")).where(online).as("m"))
-      .select((eb) => eb.fn.countAll<string>().as("n"))
-      .executeTakeFirstOrThrow();
+    // How many are online matters only past the first page (where the rest of the order starts); page 0 skips the count.
+    const { n } =
+      offset === 0
+        ? { n: 0 }
+        : await db
+            .selectFrom(matching.clearSelect().select(sql`1`.as("one")).where(online).as("m"))
+            .select((eb) => eb.fn.countAll<string>().as("n"))
+            .executeTakeFirstOrThrow();
     const onlineCount = Number(n);
-    const first = await page(byRating(matching.where(online)), offset, pageSize + 1);
-    const rest = await page(byRating(matching.where(sql<SqlBool>`not ${online}`)), Math.max(0, offset - onlineCount), pageSize + 1 - first.length);
+    // Those online are few (the presence index finds them): no prefix needed.
+    const first = (await byRating(matching.where(online)).offset(offset).limit(pageSize + 1).execute()).map(toListing);
+    const rest = await page(
+      (source) => byRating(matchingFrom(source).where(sql<SqlBool>`not ${online}`)),
+      Math.max(0, offset - onlineCount),
+      pageSize + 1 - first.length,
+    );
     rows = [...first, ...rest];
   } else {
-    const ordered =
+    const ordered = (query: typeof matching) =>
       filters.sort === "price"
-        ? matching.orderBy("l.price_per_unit").orderBy("l.created_at", "desc").orderBy("l.id")
+        ? query.orderBy("l.price_per_unit").orderBy("l.created_at", "desc").orderBy("l.id")
         : filters.sort === "newest"
-          ? matching.orderBy("l.created_at", "desc").orderBy("l.id")
-          : byRating(matching);
-    rows = await page(ordered, offset, pageSize + 1);
+          ? query.orderBy("l.created_at", "desc").orderBy("l.id")
+          : byRating(query);
+    rows = await page((source) => ordered(matchingFrom(source)), offset, pageSize + 1);
   }
   return { listings: rows.slice(0, pageSize), hasMore: rows.length > pageSize };
 }
+
+/** A keyword search first looks through this many listings of the order per row it needs (a word in 1 % of them). */
+const KEYWORD_PREFIX_PER_ROW = 100;
