@@ -230,19 +230,15 @@ export async function searchListings({
   const matchingFrom = (source?: ListingsSource) => {
     let matching = listingsQuery(db, viewerId, source).where("l.status", "=", "active");
     if (viewerId) {
-      matching = matching.where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom("user_blocks as b")
-              .select("b.blocker_id")
-              .where((eb) =>
-                eb.or([
-                  eb.and([eb("b.blocker_id", "=", eb.ref("l.seller_id")), eb("b.blocked_id", "=", viewerId)]),
-                  eb.and([eb("b.blocker_id", "=", viewerId), eb("b.blocked_id", "=", eb.ref("l.seller_id"))]),
-                ]),
-              ),
-          ),
-        ),
+      // The viewer's blocks both ways, read once (a hashed subplan), not probed per listing.
+      matching = matching.where(
+        "l.seller_id",
+        "not in",
+        db
+          .selectFrom("user_blocks")
+          .select("blocked_id as id")
+          .where("blocker_id", "=", viewerId)
+          .unionAll(db.selectFrom("user_blocks").select("blocker_id as id").where("blocked_id", "=", viewerId)),
       );
     }
     if (filters.game) matching = matching.where("g.slug", "=", filters.game);
