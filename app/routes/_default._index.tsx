@@ -6,6 +6,7 @@ import { RatingSummary } from "~/components/star-rating";
 import { HOME_EVENTS_MAX, HOME_GAMES_MAX, HOME_ONLINE_SELLERS_MAX, HOME_POSTS_MAX, PRODUCT_NAME } from "~/lib/constants";
 import { EXPLORE_DEFAULTS } from "~/lib/explore";
 import { formatNumber } from "~/lib/format";
+import { swallowed } from "~/lib/log.server";
 import { pageMeta } from "~/lib/meta";
 import { formatDateTime, formatRelative, isoString } from "~/lib/time";
 import { listUpcoming } from "~/models/bookings.server";
@@ -76,8 +77,9 @@ export async function loader({ context }: LoaderFunctionArgs) {
 async function signedInSummary(context: LoaderFunctionArgs["context"], userId: string, now: Date) {
   const [upcoming, unreadMessages, unreadNotifications] = await Promise.all([
     listUpcoming({ db: context.db, userId, now }),
-    countUnread({ db: context.db, userId }),
-    countUnreadNotifications({ db: context.db, userId }),
+    // Counts that cannot be read are zero, as in the header (SPEC §8): home still renders.
+    countUnread({ db: context.db, userId }).catch(swallowed("unread messages", 0)),
+    countUnreadNotifications({ db: context.db, userId }).catch(swallowed("unread notifications", 0)),
   ]);
   const next = upcoming[0];
   return {
