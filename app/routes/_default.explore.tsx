@@ -92,32 +92,8 @@ export default function ExplorePage() {
               ))}
             </select>
           </div>
-          <div>
-            <label htmlFor="explore-min-price" className="field-label">
-              価格（下限）
-            </label>
-            <select id="explore-min-price" name="minPrice" defaultValue={filters.minPrice ?? ""} className="field-input w-full">
-              <option value="">指定なし</option>
-              {priceSteps.map((step) => (
-                <option key={step} value={step}>
-                  {formatNumber(step)}コイン
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor="explore-max-price" className="field-label">
-              価格（上限）
-            </label>
-            <select id="explore-max-price" name="maxPrice" defaultValue={filters.maxPrice ?? ""} className="field-input w-full">
-              <option value="">指定なし</option>
-              {priceSteps.map((step) => (
-                <option key={step} value={step}>
-                  {formatNumber(step)}コイン
-                </option>
-              ))}
-            </select>
-          </div>
+          <PriceSelect id="explore-min-price" name="minPrice" label="価格（下限）" value={filters.minPrice} />
+          <PriceSelect id="explore-max-price" name="maxPrice" label="価格（上限）" value={filters.maxPrice} />
           <div>
             <label htmlFor="explore-rating" className="field-label">
               評価
@@ -227,6 +203,25 @@ export default function ExplorePage() {
           </nav>
         ) : null}
       </section>
+    </div>
+  );
+}
+
+/** One end of the price range: the coin slider's steps (SPEC §5) as a select that works without JavaScript. */
+function PriceSelect({ id, name, label, value }: { id: string; name: string; label: string; value: number | null }) {
+  return (
+    <div>
+      <label htmlFor={id} className="field-label">
+        {label}
+      </label>
+      <select id={id} name={name} defaultValue={value ?? ""} className="field-input w-full">
+        <option value="">指定なし</option>
+        {priceSteps.map((step) => (
+          <option key={step} value={step}>
+            {formatNumber(step)}コイン
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

@@ -26,6 +26,7 @@ import { openDatabase, type Database, type DatabaseHandle } from "../../server/d
 import { migrateToLatest } from "../../server/db/migrate";
 import type { DB } from "../../server/db/schema";
 import { seedDemoData } from "../../server/db/seed";
+import { admin, adminUrl, databaseUrl } from "./bench-database";
 
 const SCALE = Number(process.env.SCALE ?? 1);
 if (!(SCALE > 0 && SCALE <= 10)) throw new Error("SCALE must be a number in (0, 10]");
@@ -45,26 +46,12 @@ const BOOKINGS = count(150_000);
 const POSTS = count(1_000_000);
 const BLOCKS = count(2_000);
 
-const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 // REUSE=<name>: measure a database a KEEP=1 run left (migrated to the latest first, not generated again, not dropped).
 const REUSE = process.env.REUSE;
 const dbName = REUSE ?? `gm_bench_explore_${randomBytes(4).toString("hex")}`;
 if (!/^[a-z0-9_]+$/.test(dbName)) throw new Error("REUSE must be a database name");
-const benchUrl = (() => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${dbName}`;
-  return url.toString();
-})();
+const benchUrl = databaseUrl(dbName);
 
-async function admin(query: string) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
 
 let database: DatabaseHandle | undefined;
 let capturePool: pg.Pool | undefined;

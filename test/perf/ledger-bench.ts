@@ -17,6 +17,7 @@ import { CoinError, creditPurchase, ledgerProblems, transfer } from "../../app/m
 import { DEFAULT_PLATFORM_FEE_PERCENT } from "../../app/lib/constants";
 import { openDatabase, type DatabaseHandle } from "../../server/db";
 import { migrateToLatest } from "../../server/db/migrate";
+import { admin, adminUrl, databaseUrl } from "./bench-database";
 
 const arg = (name: string, fallback: number) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -35,25 +36,10 @@ const MAX_TIP = 100;
 const PGBENCH = "/usr/bin/pgbench";
 const PGBENCH_CLIENTS = 50;
 
-const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const suffix = randomBytes(4).toString("hex");
 const ledgerDb = `gm_bench_ledger_${suffix}`;
 const pgbenchDb = `gm_bench_pgbench_${suffix}`;
-const urlOf = (name: string) => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-};
 
-async function admin(query: string) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
 
 /** The machine's CPU time so far (all cores), from /proc/stat: busy, idle and stolen by the hypervisor. */
 function cpuTimes() {
@@ -112,7 +98,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 async function benchLedger() {
   await admin(`CREATE DATABASE ${ledgerDb}`);
   created.push(ledgerDb);
-  database = await openDatabase({ url: urlOf(ledgerDb), poolMax: POOL });
+  database = await openDatabase({ url: databaseUrl(ledgerDb), poolMax: POOL });
   const { db } = database;
   await migrateToLatest(db);
 
