@@ -222,6 +222,8 @@ export default function HomePage() {
               <li key={game.slug}>
                 <Link to={`/games/${game.slug}`} className="block overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-slate-200 hover:ring-brand-300">
                   <GameCover game={game} eager={index < 4} />
+                  {/* The cover's name is decoration (aria-hidden): the link is named here. */}
+                  <span className="sr-only">{game.name}</span>
                   <span className="block px-3 py-2 text-xs text-slate-600">{`チケット ${formatNumber(game.listingsCount)}件`}</span>
                 </Link>
               </li>

@@ -2,13 +2,20 @@ import { createUser, expect, login, test, waitForHydration } from "./fixtures";
 
 const TITLE = / - GamerMatch - ゲーマーマッチングプラットフォーム$/;
 
-test("home introduces the product and lists the demo games", async ({ page }) => {
+test("home introduces the product, leads to every section and lists the popular games with their pages", async ({ page }) => {
   await page.goto("/");
   await waitForHydration(page);
   await expect(page).toHaveTitle("ホーム - GamerMatch - ゲーマーマッチングプラットフォーム");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("一緒に遊ぶ仲間が");
-  await expect(page.getByTestId("game-list").getByRole("listitem")).toHaveCount(8);
-  await expect(page.getByText("Apex Legends")).toBeVisible();
+  const sections = page.getByRole("navigation", { name: "さがし方", exact: true });
+  for (const [name, href] of [["さがす", "/explore"], ["ゲーム", "/games"], ["イベント", "/events"], ["フィード", "/feed"]] as const) {
+    await expect(sections.getByRole("link", { name: new RegExp(`^${name}`) })).toHaveAttribute("href", href);
+  }
+  const games = page.getByRole("list", { name: "人気のゲーム", exact: true });
+  await expect(games.getByRole("listitem")).toHaveCount(8);
+  await games.getByRole("link", { name: /Apex Legends/ }).click();
+  await expect(page).toHaveURL("/games/apex-legends");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Apex Legends");
 });
 
 test("the support and legal pages are reachable from the footer", async ({ page }) => {
