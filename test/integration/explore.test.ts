@@ -180,6 +180,18 @@ describe("keyword search in Japanese", () => {
     expect(await keys({ q: "周回" })).toEqual(["B1"]);
   });
 
+  it("with the sellers online now (the online filter, recommended's first part), paged across the boundary", async () => {
+    expect(await keys({ q: "star", online: true })).toEqual(["A2", "C1"]);
+    expect(await keys({ q: "star", online: true, sort: "price" })).toEqual(["C1", "A2"]);
+    expect(await keys({ q: "月光", online: true })).toEqual(["A1"]);
+    expect(await keys({ q: "佐藤", online: true })).toEqual([]);
+    expect(await keys({ q: "月光" })).toEqual(["A1", "B1", "D1"]);
+    expect(await search({ q: "月光", page: 0 }, { pageSize: 1 })).toEqual({ keys: ["A1"], hasMore: true });
+    expect(await search({ q: "月光", page: 1 }, { pageSize: 1 })).toEqual({ keys: ["B1"], hasMore: true });
+    expect(await search({ q: "月光", page: 2 }, { pageSize: 1 })).toEqual({ keys: ["D1"], hasMore: false });
+    expect(await search({ q: "star", page: 1 }, { pageSize: 1 })).toEqual({ keys: ["C1"], hasMore: false });
+  });
+
   it("every word must match; LIKE's own characters are plain text; nothing matching is an empty page", async () => {
     expect(await keys({ q: "月光 のんびり" })).toEqual(["B1"]);
     expect(await keys({ q: "月光 エイム" })).toEqual([]);
