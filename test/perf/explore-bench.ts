@@ -234,6 +234,8 @@ function cases(gameSlugs: string[], gameKana: string[]): Case[] {
     // Orders with no online part first: every match of a common word goes through the order.
     { label: "q: game kana, by newest", filters: (run) => ({ ...base, q: at(gameKana, run), sort: "newest" }) },
     { label: "q: 2-char kanji, by rating", filters: (run) => ({ ...base, q: at(twoChar, run), sort: "rating" }) },
+    { label: "q: game kana, online", filters: (run) => ({ ...base, q: at(gameKana, run), online: true }) },
+    { label: "q: game kana, page 2", filters: (run) => ({ ...base, q: at(gameKana, run), page: 2 }) },
     { label: "q + game", filters: (run) => ({ ...base, q: at(twoChar, run), game: at(gameSlugs, run * 7 + 3) }) },
     { label: "page 10 (each sort)", filters: (run) => ({ ...base, sort: at(["recommended", "rating", "price", "newest"] as const, run), page: 10 }) },
     { label: "recommended, signed in", filters: () => base, viewer: (run) => userIdOf(1 + ((run * 7919) % USERS)) },
