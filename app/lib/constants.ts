@@ -263,3 +263,5 @@ export const HOME_ONLINE_SELLERS_MAX = 6;
 export const HOME_GAMES_MAX = 8;
 export const HOME_EVENTS_MAX = 3;
 export const HOME_POSTS_MAX = 4;
+/** How long home's popular games (counted over every active listing) are reused by a server process. */
+export const HOME_POPULAR_GAMES_TTL_MS = 60_000;

@@ -1,4 +1,5 @@
 import type { Database } from "../../server/db/schema";
+import { HOME_POPULAR_GAMES_TTL_MS } from "~/lib/constants";
 
 export interface GameSummary {
   slug: string;
@@ -39,19 +40,18 @@ export interface PopularGame extends GameSummary {
  * most once a minute per process. Each count is read from the partial index of active listings by game
  * (listings_active_idx), not from the table.
  */
-export async function listPopularGames({ db, limit, now = Date.now() }: { db: Database; limit: number; now?: number }): Promise<PopularGame[]> {
+export async function listPopularGames({ db, limit, now = new Date() }: { db: Database; limit: number; now?: Date }): Promise<PopularGame[]> {
   // Counting every active listing costs ~10 ms at 200,000 listings on each home view; a minute-old count is as good.
   const cached = popularGamesCache.get(db)?.get(limit);
-  if (cached && now - cached.at < POPULAR_GAMES_TTL_MS) return cached.games;
+  if (cached && now.getTime() - cached.at < HOME_POPULAR_GAMES_TTL_MS) return cached.games;
   const games = await countPopularGames(db, limit);
   const byLimit = popularGamesCache.get(db) ?? new Map<number, { at: number; games: PopularGame[] }>();
-  byLimit.set(limit, { at: now, games });
+  byLimit.set(limit, { at: now.getTime(), games });
   popularGamesCache.set(db, byLimit);
   return games;
 }
 
-/** How long home's popular games are reused, per database (a WeakMap, so a test's closed database takes its entry along). */
-const POPULAR_GAMES_TTL_MS = 60_000;
+/** Home's popular games, per database (a WeakMap, so a test's closed database takes its entry along). */
 const popularGamesCache = new WeakMap<Database, Map<number, { at: number; games: PopularGame[] }>>();
 
 async function countPopularGames(db: Database, limit: number): Promise<PopularGame[]> {

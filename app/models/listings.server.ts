@@ -255,9 +255,9 @@ export async function searchListings({
     if (filters.online) matching = matching.where(online);
     return matching;
   };
-  const matching = matchingFrom();
+  type Matching = ReturnType<typeof matchingFrom>;
 
-  const byRating = <Q extends typeof matching>(query: Q) =>
+  const byRating = <Q extends Matching>(query: Q) =>
     query.orderBy(sql`l.seller_rating desc nulls last`).orderBy("l.created_at", "desc").orderBy("l.id");
   // A keyword's bigrams are estimated as independent of each other, so a common word (a game's name, in a quarter of
   // all listings) looks rare to the planner, which then fetches and sorts every match from the GIN index (about a
@@ -274,9 +274,9 @@ export async function searchListings({
   // Listings of the sellers online now, found through the presence index. A keyword search limited to them reads
   // from this: the same misestimate would otherwise fetch every match of a common word (50,000 at 200,000
   // listings) to keep the 1 % whose seller is online. The OFFSET 0 keeps the filters out of the subquery.
-  const onlineListings = sql<DB["listings"]>`(select * from listings where status = 'active' and seller_id in (select id from users where online_announced and last_seen_at > ${onlineSince}) offset 0)`.as("l");
-  const onlineOnly = (query: (source?: ListingsSource) => typeof matching) => query(hasWords ? onlineListings : undefined);
-  const page = async (query: (source?: ListingsSource) => typeof matching, skip: number, take: number) => {
+  const onlineListings = sql<DB["listings"]>`(select * from listings where status = 'active' and seller_id in (select u.id from users u where ${online}) offset 0)`.as("l");
+  const onlineOnly = (query: (source?: ListingsSource) => Matching) => query(hasWords ? onlineListings : undefined);
+  const page = async (query: (source?: ListingsSource) => Matching, skip: number, take: number) => {
     if (take <= 0) return [];
     if (filters.online) return (await onlineOnly(query).offset(skip).limit(take).execute()).map(toListing);
     if (hasWords) {
@@ -307,7 +307,7 @@ export async function searchListings({
     );
     rows = [...first, ...rest];
   } else {
-    const ordered = (query: typeof matching) =>
+    const ordered = (query: Matching) =>
       filters.sort === "price"
         ? query.orderBy("l.price_per_unit").orderBy("l.created_at", "desc").orderBy("l.id")
         : filters.sort === "newest"

@@ -52,7 +52,6 @@ const dbName = REUSE ?? `gm_bench_explore_${randomBytes(4).toString("hex")}`;
 if (!/^[a-z0-9_]+$/.test(dbName)) throw new Error("REUSE must be a database name");
 const benchUrl = databaseUrl(dbName);
 
-
 let database: DatabaseHandle | undefined;
 let capturePool: pg.Pool | undefined;
 let server: ChildProcess | undefined;
@@ -377,7 +376,7 @@ try {
   // The home loader's other parts, alone (the page runs them at once with the search above).
   const homeParts: [string, (on: Database) => Promise<unknown>][] = [
     // The count itself: each run a minute later than the last, so the per-process minute cache never answers.
-    ["home: popular games (counted)", (on) => listPopularGames({ db: on, limit: HOME_GAMES_MAX, now: Date.now() + ++popularRuns * 61_000 })],
+    ["home: popular games (counted)", (on) => listPopularGames({ db: on, limit: HOME_GAMES_MAX, now: new Date(Date.now() + ++popularRuns * 61_000) })],
     ["home: upcoming events", (on) => listEvents({ db: on, now: now(), when: "upcoming", limit: HOME_EVENTS_MAX })],
     ["home: newest posts", (on) => listPosts({ db: on, viewerId: null, limit: HOME_POSTS_MAX, now: now() })],
   ];

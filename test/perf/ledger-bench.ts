@@ -40,7 +40,6 @@ const suffix = randomBytes(4).toString("hex");
 const ledgerDb = `gm_bench_ledger_${suffix}`;
 const pgbenchDb = `gm_bench_pgbench_${suffix}`;
 
-
 /** The machine's CPU time so far (all cores), from /proc/stat: busy, idle and stolen by the hypervisor. */
 function cpuTimes() {
   const [user, nice, system, idle, iowait, irq, softirq, steal] = fs
