@@ -1,6 +1,6 @@
 import path from "node:path";
 import { chromium, defineConfig, devices } from "@playwright/test";
-import { findChromium } from "./test/support/chromium.mjs";
+import { CHROMIUM_ARGS, findChromium } from "./test/support/chromium.mjs";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const dataDir = path.resolve(".cache/e2e-data");
@@ -28,7 +28,7 @@ export default defineConfig({
         launchOptions: {
           // CHROMIUM_PATH, the system's Chromium, else Playwright's own; `npm test` installs one when there is none.
           executablePath: findChromium({ playwrightPath: chromium.executablePath() }),
-          args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+          args: CHROMIUM_ARGS,
         },
       },
     },

@@ -1,6 +1,6 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction, type SerializeFrom } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { AuthProvider } from "./components/auth-provider";
 import { ChatPopups } from "./components/chat-popups";
 import { CoinPurchaseProvider } from "./components/coin-purchase";
@@ -82,6 +82,7 @@ export function Layout({ children }: { children: ReactNode }) {
 export default function App() {
   const { auth, toast, viewer } = useLoaderData<typeof loader>();
   useBuildVersionCheck();
+  useHydrationMark();
   return (
     <AppShell auth={auth} toast={toast} viewer={viewer}>
       <Outlet />
@@ -113,6 +114,11 @@ function AppShell({ auth, toast, viewer, children }: { auth: RootData["auth"]; t
 }
 
 type RootData = SerializeFrom<typeof loader>;
+
+/** `<html data-hydrated>` once React has taken over the page: what tests and the first-load bench wait on. */
+function useHydrationMark() {
+  useEffect(() => document.documentElement.setAttribute("data-hydrated", ""), []);
+}
 
 function PresenceHeartbeat() {
   usePresenceHeartbeat();

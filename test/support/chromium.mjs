@@ -16,6 +16,9 @@ export const SYSTEM_CHROMIUM_PATHS = [
   "/usr/bin/google-chrome",
 ];
 
+/** How the tests launch it: as root in a closed network (no sandbox, no GPU, no calls home). */
+export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
 export const MISSING_BROWSER_LINE =
   "No Chromium for the end-to-end tests: install one (Debian: `apt-get install chromium`; elsewhere: `npx playwright install chromium`) or set CHROMIUM_PATH to a Chromium executable.";
 

@@ -1,0 +1,200 @@
+// @ts-check
+// What a browser fetches on a first visit (issue 23): every script a page loads until the network has been idle, counted
+// as the server sends it. Shared by `npm run bench:first-load` (test/perf/first-load.mjs) and the budget test of the
+// e2e suite (test/e2e/first-load.spec.ts), so the figure the README quotes and the one CI enforces are the same count.
+import http from "node:http";
+
+/** Kilobytes (1,024 bytes) of gzip'd JavaScript a first visit may fetch. */
+export const FIRST_LOAD_BUDGET_KB = { signedOut: 100, signedIn: 120 };
+
+/** The demo account the signed-in column is measured as: it has rooms, bookings, posts and coins (server/db/seed.ts). */
+export const DEMO_ACCOUNT = { email: "minato@demo.gamermatch.jp", password: "gamermatch-demo" };
+
+/**
+ * Every page of SPEC §2's route table (one concrete URL each, found in the demo data) and the pages a visitor meets on
+ * the way (login, sign-up, tickets, coins). `ids` comes from {@link findDemoIds}.
+ * @param {DemoIds} ids
+ * @returns {{ path: string, signedIn: boolean, signedOut: boolean }[]}
+ */
+export function firstLoadPages(ids) {
+  const both = (/** @type {string} */ path) => ({ path, signedIn: true, signedOut: true });
+  // Guarded pages send a visitor to /login, which has its own row.
+  const member = (/** @type {string} */ path) => ({ path, signedIn: true, signedOut: false });
+  const visitor = (/** @type {string} */ path) => ({ path, signedIn: false, signedOut: true });
+  return [
+    both("/"),
+    both("/feed"),
+    both("/explore"),
+    both("/events"),
+    both(`/events/${ids.eventId}`),
+    both("/games"),
+    both(`/games/${ids.gameSlug}`),
+    both(`/community/${ids.communitySlug}`),
+    both(`/u/${ids.uid}`),
+    both(`/u/${ids.uid}/posts`),
+    both(`/u/${ids.uid}/gallery`),
+    both("/tickets"),
+    both(`/tickets/${ids.ticketId}`),
+    both("/coins"),
+    visitor("/login"),
+    visitor("/signup"),
+    member("/chat"),
+    member(`/chat/${ids.roomId}`),
+    member("/mypage"),
+    member("/mypage/schedule"),
+    member("/mypage/footprints"),
+    member("/mypage/gamer-edit"),
+    member("/mypage/ticket-registration"),
+    member("/notifications"),
+    member("/settings"),
+    member("/settings/coin-history"),
+    member("/settings/subscription"),
+    member("/settings/store/transfer"),
+    member("/settings/store/subscription"),
+    member("/settings/ticket-management"),
+    member(`/coins/checkout/${ids.coinPackageId}`),
+    both("/support"),
+    both("/terms"),
+    both("/privacy"),
+    both("/inquiry"),
+    both("/transaction-act"),
+  ];
+}
+
+/**
+ * @typedef {{ eventId: string, gameSlug: string, communitySlug: string, uid: string, ticketId: string, roomId: string, coinPackageId: string }} DemoIds
+ * @typedef {import("@playwright/test").APIRequestContext} Request
+ * @typedef {import("@playwright/test").BrowserContext} BrowserContext
+ * @typedef {{ url: string, file: string, encodedBytes: number }} FetchedScript
+ * @typedef {{ path: string, scripts: FetchedScript[], encodedBytes: number }} PageLoad
+ */
+
+/**
+ * Reads the ids the page list needs off the demo data, the way a person finds them: the first link of each kind on the
+ * pages that list them. `request` must be signed in as {@link DEMO_ACCOUNT} (for the chat room).
+ * @param {Request} request
+ * @returns {Promise<DemoIds>}
+ */
+export async function findDemoIds(request) {
+  const firstMatch = async (/** @type {string} */ path, /** @type {RegExp} */ pattern) => {
+    const html = await (await request.get(path)).text();
+    const match = pattern.exec(html);
+    if (!match) throw new Error(`no ${pattern} on ${path}: is the demo data there?`);
+    return match[1];
+  };
+  const gameSlug = await firstMatch("/games", /href="\/games\/([a-z0-9-]+)"/);
+  return {
+    gameSlug,
+    eventId: await firstMatch("/events", /href="\/events\/([0-9a-f-]{36}|\d+)"/),
+    communitySlug: await firstMatch(`/games/${gameSlug}`, /href="\/community\/([^"?/]+)"/),
+    uid: await firstMatch("/explore", /href="\/u\/([^"?/]+)"/),
+    ticketId: await firstMatch("/explore", /href="\/tickets\/([^"?/]+)"/),
+    roomId: await firstMatch("/chat", /href="\/chat\/([^"?/]+)"/),
+    coinPackageId: await firstMatch("/coins", /href="\/coins\/checkout\/([^"?/]+)"/),
+  };
+}
+
+/** Signs a browser context in through the login form, as the e2e fixtures do. */
+export async function signInContext(/** @type {BrowserContext} */ context, baseURL = "", account = DEMO_ACCOUNT) {
+  const response = await context.request.post(`${baseURL}/login`, { form: { ...account, redirectTo: "/mypage" }, maxRedirects: 0 });
+  if (response.status() !== 302) throw new Error(`signing in as ${account.email} answered ${response.status()}`);
+}
+
+/**
+ * Loads `url` in a new page of `context` and records every script response until no request has been in flight for
+ * `idleMs` after the page hydrated. Encoded bytes are what came over the wire (Chromium's own count, via
+ * `request.sizes()`), so a script counts as it was served, compressed or not.
+ * @param {BrowserContext} context
+ * @param {string} url
+ * @param {{ idleMs?: number, afterLoad?: (page: import("@playwright/test").Page) => Promise<void> }} [options]
+ * @returns {Promise<PageLoad & { page: import("@playwright/test").Page }>}
+ */
+export async function loadPage(context, url, { idleMs = 2000, afterLoad } = {}) {
+  const page = await context.newPage();
+  const idle = trackIdle(page);
+  /** @type {Promise<FetchedScript | null>[]} */
+  const pending = [];
+  page.on("requestfinished", (request) => {
+    if (request.resourceType() !== "script") return;
+    pending.push(
+      request.sizes().then(
+        ({ responseBodySize }) => ({ url: request.url(), file: new URL(request.url()).pathname.split("/").pop() ?? "", encodedBytes: responseBodySize }),
+        () => null,
+      ),
+    );
+  });
+  await page.goto(url, { waitUntil: "load" });
+  await page.waitForSelector("html[data-hydrated]", { timeout: 30_000 });
+  await idle(idleMs);
+  if (afterLoad) await afterLoad(page);
+  const scripts = /** @type {FetchedScript[]} */ ((await Promise.all(pending)).filter(Boolean));
+  const path = new URL(url).pathname;
+  return { page, path, scripts, encodedBytes: scripts.reduce((sum, script) => sum + script.encodedBytes, 0) };
+}
+
+/**
+ * A function that resolves once no request of the page has been in flight for `ms` (a WebSocket is no request).
+ * @param {import("@playwright/test").Page} page
+ */
+export function trackIdle(page) {
+  let inFlight = 0;
+  let lastChange = Date.now();
+  const change = (/** @type {number} */ delta) => {
+    inFlight += delta;
+    lastChange = Date.now();
+  };
+  page.on("request", () => change(1));
+  page.on("requestfinished", () => change(-1));
+  page.on("requestfailed", () => change(-1));
+  return async (/** @type {number} */ ms) => {
+    for (;;) {
+      const quietFor = Date.now() - lastChange;
+      if (inFlight <= 0 && quietFor >= ms) return;
+      await new Promise((resolve) => setTimeout(resolve, inFlight <= 0 ? ms - quietFor : 50));
+    }
+  };
+}
+
+/**
+ * The bytes of one asset as the server sends it with only this encoding accepted.
+ * @param {string} url
+ * @param {"gzip" | "br" | "identity"} encoding
+ * @returns {Promise<{ bytes: number, encoding: string }>}
+ */
+export function servedSize(url, encoding) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { "Accept-Encoding": encoding } }, (response) => {
+        let bytes = 0;
+        response.on("data", (chunk) => (bytes += chunk.length));
+        response.on("end", () => resolve({ bytes, encoding: response.headers["content-encoding"] ?? "identity" }));
+        response.on("error", reject);
+      })
+      .on("error", reject);
+  });
+}
+
+/**
+ * Each script's size as served gzip'd and as brotli (when the server offers it): the budget is counted in gzip, the
+ * encoding every browser accepts.
+ * @param {FetchedScript[]} scripts
+ */
+export async function sizesOf(scripts) {
+  return Promise.all(
+    scripts.map(async (script) => {
+      const [gzip, br] = await Promise.all([servedSize(script.url, "gzip"), servedSize(script.url, "br")]);
+      return { ...script, gzip: gzip.bytes, br: br.encoding === "br" ? br.bytes : undefined };
+    }),
+  );
+}
+
+export const kb = (/** @type {number} */ bytes) => (bytes / 1024).toFixed(1);
+
+/** The largest files first, as `name 12.3` (KB), for a line of a report. */
+export function largest(/** @type {{ file: string, gzip: number }[]} */ scripts, count = 4) {
+  return [...scripts]
+    .sort((a, b) => b.gzip - a.gzip)
+    .slice(0, count)
+    .map((script) => `${script.file.replace(/-[\w-]{8}\.js$/, "")} ${kb(script.gzip)}`)
+    .join(", ");
+}
