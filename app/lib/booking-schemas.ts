@@ -2,11 +2,11 @@ import { z } from "zod";
 import { BOOKING_NOTE_MAX } from "./constants";
 import { messages } from "./messages";
 import { idempotencyKeySchema, multiLineText, unitsField } from "./schemas";
-import { toTokyo } from "./time";
+import { parseTime } from "./time";
 
 /**
- * The booking's schemas. Apart from ~/lib/schemas because reading a start time needs luxon, which the pages that
- * only validate text (sign-in, sign-up, inquiry) should not download.
+ * The booking's schemas. Apart from ~/lib/schemas because reading a start time needs the date parser of ~/lib/time,
+ * which the pages that only validate text (sign-in, sign-up, inquiry) should not download.
  */
 
 /**
@@ -20,12 +20,12 @@ export const desiredStartTimeSchema = z
     invalid_type_error: messages.validation.checkInput,
   })
   .transform((value, context) => {
-    const time = typeof value === "string" && value.trim() === "" ? null : toTokyo(value);
-    if (!time?.isValid) {
+    const time = typeof value === "string" && value.trim() === "" ? null : parseTime(value);
+    if (!time) {
       context.addIssue({ code: z.ZodIssueCode.custom, message: messages.tickets.startTimeRequired });
       return z.NEVER;
     }
-    return time.toJSDate();
+    return time;
   });
 
 /** POST /api/listings/{id}/purchase and the booking form. */

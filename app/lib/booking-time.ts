@@ -1,13 +1,19 @@
-import { DateTime } from "luxon";
-import { DISPLAY_TIME_ZONE } from "./constants";
+import { fromTokyoWallClock, tokyoWallClock } from "./time";
+
+const HOUR_MS = 3_600_000;
+const pad = (value: number, width = 2) => String(value).padStart(width, "0");
 
 /** The value of a `datetime-local` input for an instant, in Asia/Tokyo (`2026-11-25T21:00`). */
-export const toDateTimeLocal = (value: Date | number) =>
-  DateTime.fromMillis(typeof value === "number" ? value : value.getTime(), { zone: DISPLAY_TIME_ZONE }).toFormat("yyyy-LL-dd'T'HH:mm");
+export function toDateTimeLocal(value: Date | number) {
+  const clock = tokyoWallClock(new Date(value));
+  return `${pad(clock.year, 4)}-${pad(clock.month)}-${pad(clock.day)}T${pad(clock.hour)}:${pad(clock.minute)}`;
+}
 
 /** A sensible first suggestion for a start time: the next full hour after one hour from now, in Asia/Tokyo. */
-export const suggestedStart = (now: Date) =>
-  DateTime.fromJSDate(now, { zone: DISPLAY_TIME_ZONE }).plus({ hours: 2 }).startOf("hour").toJSDate();
+export function suggestedStart(now: Date) {
+  const inTwoHours = tokyoWallClock(new Date(now.getTime() + 2 * HOUR_MS));
+  return fromTokyoWallClock({ ...inTwoHours, minute: 0, second: 0, millisecond: 0 });
+}
 
 /** `90分`, `2時間`, `2時間30分`. */
 export function formatMinutes(minutes: number) {

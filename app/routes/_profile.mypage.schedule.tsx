@@ -8,7 +8,7 @@ import { BOOKING_STATUS_LABELS, counterpartLabel } from "~/lib/booking-rules";
 import { formatMinutes } from "~/lib/booking-time";
 import { pageMeta } from "~/lib/meta";
 import { RealtimeEvent } from "~/lib/realtime-events";
-import { formatDayHeading, formatTime, isoString, toTokyo } from "~/lib/time";
+import { formatDayHeading, formatTime, isoString, tokyoDateKey } from "~/lib/time";
 import { listUpcoming } from "~/models/bookings.server";
 
 export const meta: MetaFunction = () => pageMeta("スケジュール");
@@ -19,7 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const sessions = await listUpcoming({ db: context.db, userId: user.id });
   const days = new Map<string, typeof sessions>();
   for (const session of sessions) {
-    const day = toTokyo(session.startedAt ?? session.desiredStartTime).toISODate()!;
+    const day = tokyoDateKey(session.startedAt ?? session.desiredStartTime);
     days.set(day, [...(days.get(day) ?? []), session]);
   }
   return { days: [...days.entries()].map(([day, items]) => ({ day, sessions: items })) };
