@@ -1,14 +1,12 @@
 import type { Socket } from "socket.io-client";
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
-import { REALTIME_CONNECT_TIMEOUT_MS } from "~/lib/constants";
-import { messages } from "~/lib/messages";
 import type { RealtimeEventName } from "~/lib/realtime-events";
 import { useAuth } from "./auth-provider";
 
 /** SPEC §4: connected, disconnected, failed, suspended (the browser is offline). */
 export type RealtimeState = "connected" | "disconnected" | "failed" | "suspended";
 
-interface RealtimeContextValue {
+export interface RealtimeContextValue {
   state: RealtimeState;
   error: string | null;
   socket: Socket | null;
@@ -34,73 +32,42 @@ export function useRealtimeEvent<T>(event: RealtimeEventName, handler: (payload:
 }
 
 /**
- * One Socket.IO connection for the tab while signed in, authenticated with the session's access
- * token (PRODUCT §7). socket.io-client is loaded after hydration.
+ * One Socket.IO connection for the tab while signed in, authenticated with the session's access token (PRODUCT §7),
+ * which the root loader hands out. A token that has expired since (a tab open for hours) is turned down at the
+ * handshake: the client then asks the server for the current one (the cookies refresh it) and connects again.
+ * socket.io-client is loaded after hydration.
  */
 export function RealtimeProvider({ children }: { children: ReactNode }) {
-  const { session } = useAuth();
+  const { session, api, markInvalid } = useAuth();
   const token = session?.access_token;
   const signedIn = !!token;
   const tokenRef = useRef(token);
-  tokenRef.current = token;
+  useEffect(() => {
+    tokenRef.current = token;
+  }, [token]);
   const [value, setValue] = useState<RealtimeContextValue>({ state: "disconnected", error: null, socket: null, reconnects: 0 });
 
   useEffect(() => {
     if (!signedIn) return;
-    let socket: Socket | undefined;
     let cancelled = false;
-    let connectedOnce = false;
-    let timer: number | undefined;
-    const update = (patch: Partial<RealtimeContextValue>) => !cancelled && setValue((current) => ({ ...current, ...patch }));
-
-    const startTimer = () => {
-      window.clearTimeout(timer);
-      timer = window.setTimeout(() => {
-        if (!socket?.connected) update({ state: "failed", error: messages.realtime.connectTimeout });
-      }, REALTIME_CONNECT_TIMEOUT_MS);
-    };
-
-    import("socket.io-client").then(({ io }) => {
+    let close = () => {};
+    // The connection's code, socket.io-client with it, loads only for a signed-in tab and after hydration.
+    void import("~/lib/realtime-connection").then(({ connectRealtime }) => {
       if (cancelled) return;
-      // The token is read at each (re)connect, so a refreshed session is used.
-      socket = io({ auth: (cb) => cb({ token: tokenRef.current }), timeout: REALTIME_CONNECT_TIMEOUT_MS });
-      update({ socket });
-      startTimer();
-      socket.on("connect", () => {
-        window.clearTimeout(timer);
-        setValue((current) => ({
-          ...current,
-          state: "connected",
-          error: null,
-          reconnects: connectedOnce ? current.reconnects + 1 : current.reconnects,
-        }));
-        connectedOnce = true;
-      });
-      socket.on("disconnect", () => {
-        update({ state: navigator.onLine ? "disconnected" : "suspended" });
-        startTimer();
-      });
-      socket.on("connect_error", (error) => {
-        update({ state: "failed", error: error.message });
-        // An overloaded server refuses the handshake and says when to come back (server/overload.ts); the
-        // client does not retry a refusal by itself. A little jitter keeps the returning tabs apart.
-        const retryAfter = (error as Error & { data?: { retryAfter?: number } }).data?.retryAfter;
-        if (retryAfter) window.setTimeout(() => !cancelled && socket?.connect(), retryAfter * 1000 * (1 + Math.random()));
+      close = connectRealtime({
+        token: tokenRef,
+        freshToken: () => api.get<{ accessToken: string }>("/api/auth/token").then((body) => body?.accessToken),
+        onRefused: markInvalid,
+        update: (patch) => !cancelled && setValue((current) => ({ ...current, ...(typeof patch === "function" ? patch(current) : patch) })),
       });
     });
-
-    const offline = () => update({ state: "suspended" });
-    const online = () => socket && !socket.connected && socket.connect();
-    window.addEventListener("offline", offline);
-    window.addEventListener("online", online);
     return () => {
       cancelled = true;
-      window.clearTimeout(timer);
-      window.removeEventListener("offline", offline);
-      window.removeEventListener("online", online);
-      socket?.close();
+      close();
       setValue({ state: "disconnected", error: null, socket: null, reconnects: 0 });
     };
+    // A new token reaches the socket through tokenRef at its next (re)connect; api and markInvalid are stable enough.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [signedIn]);
 
   return (

@@ -19,7 +19,10 @@ export class ApiError extends Error {
 }
 
 export interface ApiClientOptions {
-  getAccessToken: () => string | null | undefined | Promise<string | null | undefined>;
+  /** A bearer token for each call (server-side callers, tests); without one the call carries the session cookies. */
+  getAccessToken?: () => string | null | undefined | Promise<string | null | undefined>;
+  /** Whether there is a session at all; by default, whether there is a token. */
+  hasSession?: () => boolean;
   /** Injected so tests and the server-free dev harness can answer without a network. */
   fetch?: typeof fetch;
   /** Injected so tests can observe the pauses between attempts. */
@@ -90,8 +93,8 @@ export function createApiClient(options: ApiClientOptions) {
 
   async function request<T>(path: string, init: ApiRequestInit = {}): Promise<T | undefined> {
     // No session means the call is simply not made (SPEC §6): callers treat undefined as "nothing yet".
-    const token = await options.getAccessToken();
-    if (!token) return undefined;
+    const token = await options.getAccessToken?.();
+    if (!(options.hasSession ? options.hasSession() : !!token)) return undefined;
 
     const { signal, body } = init;
     const hasBody = body !== undefined;
@@ -100,7 +103,7 @@ export function createApiClient(options: ApiClientOptions) {
     const headers = new Headers(init.headers);
     if (!headers.has("Accept")) headers.set("Accept", "application/json");
     if (hasBody && !isForm && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
-    headers.set("Authorization", `Bearer ${token}`);
+    if (token) headers.set("Authorization", `Bearer ${token}`);
 
     const requestInit: RequestInit = {
       method: init.method ?? (hasBody ? "POST" : "GET"),

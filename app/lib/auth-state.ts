@@ -4,7 +4,7 @@
  */
 export type AuthStatus = "loading" | "signedOut" | "signedIn" | "needsProfileSetup" | "invalid";
 
-/** The auth events supabase-js emits (SPEC §4). */
+/** The auth events of SPEC §4 (supabase-js's names). */
 export type AuthEvent =
   | "INITIAL_SESSION"
   | "SIGNED_IN"
@@ -78,4 +78,28 @@ export function applyProfileCheck(state: AuthState, check: ProfileCheck): AuthSt
       // Failures loading auth are swallowed (SPEC §8): keep the session, assume the ordinary case.
       return state.status === "loading" ? { ...state, status: "signedIn" } : state;
   }
+}
+
+/** What the server found in the session cookies while answering the root loader: the browser's source of truth. */
+export interface ServerSession {
+  userId: string;
+  /** The session's current access token (the server refreshes it from the cookies): the socket authenticates with it. */
+  accessToken: string;
+  hasProfile: boolean;
+}
+
+/** The event a new answer of the server's is: a first read, a sign-in or -out, a refreshed token or another user. */
+export function serverSessionEvent(state: AuthState, next: ServerSession | null): AuthEvent {
+  if (state.status === "loading" && !state.session) return "INITIAL_SESSION";
+  if (!next) return "SIGNED_OUT";
+  if (!state.session) return "SIGNED_IN";
+  if (state.claims?.sub !== next.userId) return "SIGNED_IN";
+  return state.session.access_token === next.accessToken ? "USER_UPDATED" : "TOKEN_REFRESHED";
+}
+
+/** The state after the server's answer: its event applied, then its profile check (no me call needed). */
+export function applyServerSession(state: AuthState, next: ServerSession | null): AuthState {
+  const event = serverSessionEvent(state, next);
+  const applied = applyAuthEvent(state, event, next && { access_token: next.accessToken, user: { id: next.userId } });
+  return next ? applyProfileCheck(applied, next.hasProfile ? "found" : "missing") : applied;
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError, createApiClient } from "~/lib/api-client";
+import { createLazyApiClient } from "~/lib/lazy-api-client";
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
@@ -97,6 +98,41 @@ describe("the request it sends", () => {
     expect(sent(fetchMock, 0).headers.get("Content-Type")).toBeNull();
     expect(sent(fetchMock, 1).init.method).toBe("DELETE");
     expect(sent(fetchMock, 1).init.body).toBeUndefined();
+  });
+});
+
+describe("the browser's client: the session in its cookies (issue 23)", () => {
+  it("sends no Authorization header, and the cookies go with a same-origin call", async () => {
+    const fetchMock = vi.fn(async () => json({ ok: true }));
+    const api = createApiClient({ hasSession: () => true, fetch: fetchMock as unknown as typeof fetch });
+    await api.get("/api/coins/balance");
+    const { headers, init } = sent(fetchMock);
+    expect(headers.has("Authorization")).toBe(false);
+    expect(init.credentials).toBe("same-origin");
+  });
+
+  it("makes no call while there is no session", async () => {
+    const fetchMock = vi.fn(async () => json({ ok: true }));
+    const api = createApiClient({ hasSession: () => false, fetch: fetchMock as unknown as typeof fetch });
+    expect(await api.get("/api/coins/balance")).toBeUndefined();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});
+
+describe("the lazily loaded client (issue 23)", () => {
+  it("loads the client at the first call and answers as it does", async () => {
+    const fetchMock = vi.fn(async () => json({ totalBalance: 3 }));
+    const api = createLazyApiClient({ hasSession: () => true, fetch: fetchMock as unknown as typeof fetch });
+    expect(await api.get("/api/coins/balance")).toEqual({ totalBalance: 3 });
+    await api.post("/api/user/online-status");
+    expect(sent(fetchMock, 1).init.method).toBe("POST");
+  });
+
+  it("makes no call without a session", async () => {
+    const fetchMock = vi.fn(async () => json({}));
+    const api = createLazyApiClient({ hasSession: () => false, fetch: fetchMock as unknown as typeof fetch });
+    expect(await api.patch("/api/notifications")).toBeUndefined();
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyAuthEvent, applyProfileCheck, decodeClaims, initialAuthState, type AuthEvent, type AuthState } from "~/lib/auth-state";
+import { applyAuthEvent, applyProfileCheck, applyServerSession, decodeClaims, initialAuthState, serverSessionEvent, type AuthEvent, type AuthState } from "~/lib/auth-state";
 
 const token = (claims: Record<string, unknown>) =>
   `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.sig`;
@@ -68,5 +68,33 @@ describe("the profile check", () => {
   it("does nothing once signed out", () => {
     const signedOut = applyAuthEvent(loading, "SIGNED_OUT", null);
     expect(applyProfileCheck(signedOut, "found")).toBe(signedOut);
+  });
+});
+
+describe("the session as the server read it (issue 23: the browser has no auth client)", () => {
+  const server = (userId = "user-1", hasProfile = true, email = "a@example.jp") => ({ userId, hasProfile, accessToken: token({ sub: userId, email }) });
+
+  it("starts as the server found it: signed in, setting up a profile, or signed out", () => {
+    expect(applyServerSession(initialAuthState, server()).status).toBe("signedIn");
+    expect(applyServerSession(initialAuthState, server("user-1", false)).status).toBe("needsProfileSetup");
+    expect(applyServerSession(initialAuthState, null)).toEqual({ status: "signedOut", session: null, claims: null });
+    expect(serverSessionEvent(initialAuthState, server())).toBe("INITIAL_SESSION");
+  });
+
+  it("names each later answer by its auth event, and stores the claims", () => {
+    const signedIn = applyServerSession(initialAuthState, server());
+    expect(signedIn.claims).toMatchObject({ sub: "user-1", email: "a@example.jp" });
+    expect(serverSessionEvent(signedIn, null)).toBe("SIGNED_OUT");
+    expect(serverSessionEvent(signedIn, server("user-2"))).toBe("SIGNED_IN");
+    expect(serverSessionEvent(signedIn, { ...server(), accessToken: token({ sub: "user-1", exp: 2 }) })).toBe("TOKEN_REFRESHED");
+    expect(serverSessionEvent(signedIn, server())).toBe("USER_UPDATED");
+    const signedOut = applyServerSession(signedIn, null);
+    expect(signedOut).toEqual({ status: "signedOut", session: null, claims: null });
+    expect(serverSessionEvent(signedOut, server())).toBe("SIGNED_IN");
+  });
+
+  it("settles a saved profile when the root loader runs again", () => {
+    const settingUp = applyServerSession(initialAuthState, server("user-1", false));
+    expect(applyServerSession(settingUp, server("user-1", true)).status).toBe("signedIn");
   });
 });

@@ -1,0 +1,86 @@
+import { io, type Socket } from "socket.io-client";
+import type { RealtimeContextValue } from "~/components/realtime-provider";
+import { ApiError } from "./api-client";
+import { REALTIME_CONNECT_TIMEOUT_MS } from "./constants";
+import { messages } from "./messages";
+
+type Update = Partial<RealtimeContextValue> | ((current: RealtimeContextValue) => Partial<RealtimeContextValue>);
+
+/**
+ * Opens the tab's Socket.IO connection and reports its state (SPEC §4) through `update`; answers the function that
+ * closes it. The socket authenticates with `token.current` at each (re)connect; a token turned down at the handshake
+ * (it expired while the tab was open) is replaced by `freshToken()` once, and a session the server no longer knows is
+ * `onRefused`.
+ */
+export function connectRealtime({
+  token,
+  freshToken,
+  onRefused,
+  update,
+}: {
+  token: { current: string | undefined };
+  freshToken: () => Promise<string | undefined>;
+  onRefused: () => void;
+  update: (patch: Update) => void;
+}) {
+  let closed = false;
+  let connectedOnce = false;
+  let timer: number | undefined;
+  let refreshingToken = false;
+  const socket: Socket = io({ auth: (cb) => cb({ token: token.current }), timeout: REALTIME_CONNECT_TIMEOUT_MS });
+
+  const startTimer = () => {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(() => {
+      if (!socket.connected) update({ state: "failed", error: messages.realtime.connectTimeout });
+    }, REALTIME_CONNECT_TIMEOUT_MS);
+  };
+
+  update({ socket });
+  startTimer();
+  socket.on("connect", () => {
+    window.clearTimeout(timer);
+    refreshingToken = false;
+    update((current) => ({ state: "connected", error: null, reconnects: connectedOnce ? current.reconnects + 1 : current.reconnects }));
+    connectedOnce = true;
+  });
+  socket.on("disconnect", () => {
+    update({ state: navigator.onLine ? "disconnected" : "suspended" });
+    startTimer();
+  });
+  socket.on("connect_error", (error) => {
+    update({ state: "failed", error: error.message });
+    if (error.message === "unauthorized") {
+      if (refreshingToken) return;
+      refreshingToken = true;
+      freshToken()
+        .then((fresh) => {
+          // The same token again means the server itself refuses it: do not knock forever.
+          if (closed || !fresh || fresh === token.current) return;
+          token.current = fresh;
+          refreshingToken = false;
+          socket.connect();
+        })
+        .catch((reason) => {
+          if (!closed && reason instanceof ApiError && reason.status === 401) onRefused();
+        });
+      return;
+    }
+    // An overloaded server refuses the handshake and says when to come back (server/overload.ts); the client does
+    // not retry a refusal by itself. A little jitter keeps the returning tabs apart.
+    const retryAfter = (error as Error & { data?: { retryAfter?: number } }).data?.retryAfter;
+    if (retryAfter) window.setTimeout(() => !closed && socket.connect(), retryAfter * 1000 * (1 + Math.random()));
+  });
+
+  const offline = () => update({ state: "suspended" });
+  const online = () => !socket.connected && socket.connect();
+  window.addEventListener("offline", offline);
+  window.addEventListener("online", online);
+  return () => {
+    closed = true;
+    window.clearTimeout(timer);
+    window.removeEventListener("offline", offline);
+    window.removeEventListener("online", online);
+    socket.close();
+  };
+}

@@ -1,0 +1,11 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { apiOk, requireApiUser } from "~/lib/api.server";
+
+/**
+ * GET /api/auth/token: the session's current access token, for the browser's socket (PRODUCT §7). The session lives in
+ * the cookies, which this request refreshes when the token has expired; a signed-out caller gets 401.
+ */
+export async function loader({ context }: LoaderFunctionArgs) {
+  const user = await requireApiUser(context);
+  return apiOk({ accessToken: user.accessToken, expiresAt: user.claims.exp }, { headers: { "Cache-Control": "no-store" } });
+}
