@@ -1,6 +1,7 @@
 import type { Database } from "./db/schema";
 import { formatNumber } from "../app/lib/format";
-import { messages, payoutErrorMessage } from "../app/lib/messages";
+import { payoutErrorMessage } from "../app/lib/error-messages";
+import { messages } from "../app/lib/messages";
 import { accountTypeLabel } from "../app/lib/payouts";
 import { uuidParam } from "../app/lib/schemas";
 import { formatDateTime } from "../app/lib/time";

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { ApiError } from "~/lib/api-client";
 import { POST_MAX, UPLOAD_IMAGE_TYPES } from "~/lib/constants";
-import { messages, postErrorMessage } from "~/lib/messages";
+import { messages } from "~/lib/messages";
+import { postErrorMessage } from "~/lib/error-messages";
 import { canSubmitPost, createPostFlow, isPostImage, postCounter, postTooLong, type StepResult } from "~/lib/post-form";
 import type { CommunitySummary } from "~/models/communities.server";
 import type { Post } from "~/models/posts.server";

@@ -10,7 +10,8 @@ import { PayoutError } from "~/models/payouts.server";
 import { PostError } from "~/models/posts.server";
 import { ReviewError } from "~/models/reviews.server";
 import { SubscriptionError } from "~/models/subscriptions.server";
-import { bookingErrorMessage, chatErrorMessage, coinErrorMessage, messages, payoutErrorMessage, postErrorMessage, reviewErrorMessage, subscriptionErrorMessage } from "./messages";
+import { messages } from "./messages";
+import { bookingErrorMessage, chatErrorMessage, coinErrorMessage, payoutErrorMessage, postErrorMessage, reviewErrorMessage, subscriptionErrorMessage } from "./error-messages";
 
 /** The JSON envelope of PRODUCT §8: `{success:true, …}` or `{success:false, error:{code, message}}`. */
 export function apiOk<T extends Record<string, unknown>>(body: T, init?: ResponseInit) {

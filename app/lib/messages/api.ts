@@ -1,0 +1,4 @@
+export const authRequired = "認証が必要です";
+export const notFound = "リソースが見つかりません";
+export const failed = "処理に失敗しました";
+export const overloaded = "ただいま混み合っています。少し待ってからもう一度お試しください";

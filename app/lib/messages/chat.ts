@@ -1,0 +1,5 @@
+export const blocked = "このユーザーにはメッセージを送信できません";
+export const rateLimited = "メッセージの送信が多すぎます。少し待ってから再度お試しください。";
+export const emptyMessage = "メッセージを入力してください";
+export const cannotChatWithSelf = "自分自身とはチャットできません";
+export const userNotFound = "ユーザーが見つかりません";

@@ -1,0 +1,11 @@
+export const joined = "イベントに参加しました";
+export const alreadyJoined = "すでにこのイベントに参加しています";
+export const left = "イベントへの参加を取り消しました";
+export const notJoined = "このイベントには参加していません";
+export const full = "満員のため参加できません";
+export const started = "開始済みのイベントには参加・取り消しできません";
+export const notFound = "イベントが見つかりません";
+export const profileRequired = "イベントへの参加にはプロフィールの設定が必要です";
+export const failed = "イベントの操作に失敗しました";
+export const reminderTitle = (title: string) => `まもなく「${title}」が始まります`;
+export const reminderBody = (startsAt: string) => `${startsAt}開始です。参加の準備をしましょう。`;

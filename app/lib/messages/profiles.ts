@@ -1,0 +1,3 @@
+export const notFound = "ユーザーが見つかりません";
+export const blocked = "ブロックしました";
+export const unblocked = "ブロックを解除しました";

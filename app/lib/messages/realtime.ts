@@ -1,0 +1,1 @@
+export const connectTimeout = "Connection timeout";

@@ -1,0 +1,10 @@
+export const ratingRequired = "評価（星）を選んでください";
+export const sent = "レビューを送信しました";
+export const failed = "レビューの送信に失敗しました";
+export const notFound = "取引が見つかりません";
+export const notCompleted = "レビューできるのは完了した取引だけです";
+export const alreadyReviewed = "この取引はすでにレビュー済みです";
+export const tipBuyerOnly = "チップを送れるのは購入者だけです";
+export const blocked = "このユーザーにはレビューできません";
+export const receivedTitle = (name: string, rating: number) => `${name}さんからレビューが届きました（★${rating}）`;
+export const receivedBody = (tip: number) => (tip > 0 ? `チップ ${tip.toLocaleString("ja-JP")}コインが売上に追加されました（手数料を差し引いた額）。` : "レビューを確認してみましょう。");

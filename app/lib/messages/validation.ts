@@ -1,0 +1,10 @@
+export const required = "入力してください";
+export const selectRequired = "選択してください";
+export const email = "メールアドレスの形式が正しくありません";
+export const maxLength = (max: number) => `${max}文字以内で入力してください`;
+export const invalidChoice = "選択肢から選んでください";
+export const checkInput = "入力内容を確認してください";
+export const url = "URLの形式が正しくありません";
+export const tooMany = (max: number) => `${max}件まで選べます`;
+export const unknownGame = "選択できないゲームが含まれています";
+export const invalidCharacters = "使用できない文字が含まれています";
