@@ -1,13 +1,13 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, useNavigation } from "@remix-run/react";
-import type { z } from "zod";
+import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
+import type { FormRules } from "~/lib/form-rules";
 import { ErrorList, TextField } from "./forms";
 
-/** The email + password form of /login and /signup: same fields, schema and submit label differ. */
+/** The email + password form of /login and /signup: same fields, rules and submit label differ. */
 export function CredentialsForm({
   id,
-  schema,
+  rules,
   lastResult,
   redirectTo,
   submitLabel,
@@ -15,7 +15,8 @@ export function CredentialsForm({
   passwordAutoComplete,
 }: {
   id: string;
-  schema: z.ZodTypeAny;
+  /** The server's schema as rules for the browser (formRules in the page's loader). */
+  rules: FormRules;
   lastResult: SubmissionResult<string[]> | undefined;
   redirectTo: string | null;
   submitLabel: string;
@@ -23,13 +24,10 @@ export function CredentialsForm({
   passwordAutoComplete: "current-password" | "new-password";
 }) {
   const submitting = useNavigation().state !== "idle";
-  const [form, fields] = useForm({
+  const [form, fields] = useConstraintForm({
     id,
     lastResult,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    rules,
   });
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-5">

@@ -1,15 +1,12 @@
-import {
-  getInputProps,
-  getSelectProps,
-  getTextareaProps,
-  type FieldMetadata,
-} from "@conform-to/react";
+import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
 import type { HoneypotInputProps } from "remix-utils/honeypot/server";
+import type { FieldMeta } from "~/lib/constraint-form";
 
 type Errors = string[] | undefined;
-// Display components take any field; the form's schema already typed its value.
+type AnyField = FieldMeta;
+/** Conform's prop helpers read only the part of its field metadata that FieldMeta has. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyField = FieldMetadata<any, any, string[]>;
+const conform = (meta: FieldMeta) => meta as unknown as FieldMetadata<any, any, string[]>;
 
 export function ErrorList({ id, errors }: { id?: string; errors: Errors }) {
   if (!errors?.length) return null;
@@ -58,7 +55,7 @@ export function TextField({
 }: FieldProps<AnyField> & { type?: "text" | "email" | "password" | "url"; autoComplete?: string }) {
   return (
     <FieldFrame meta={meta} label={label} hint={hint}>
-      <input {...getInputProps(meta, { type, ariaDescribedBy: hint ? meta.descriptionId : undefined })} autoComplete={autoComplete} className="field-input" />
+      <input {...getInputProps(conform(meta), { type, ariaDescribedBy: hint ? meta.descriptionId : undefined })} autoComplete={autoComplete} className="field-input" />
     </FieldFrame>
   );
 }
@@ -66,7 +63,7 @@ export function TextField({
 export function TextareaField({ meta, label, hint, rows = 6 }: FieldProps<AnyField> & { rows?: number }) {
   return (
     <FieldFrame meta={meta} label={label} hint={hint}>
-      <textarea {...getTextareaProps(meta, { ariaDescribedBy: hint ? meta.descriptionId : undefined })} rows={rows} className="field-input" />
+      <textarea {...getTextareaProps(conform(meta), { ariaDescribedBy: hint ? meta.descriptionId : undefined })} rows={rows} className="field-input" />
     </FieldFrame>
   );
 }
@@ -78,7 +75,7 @@ export function SelectField({
   options,
   placeholder = "選択してください",
 }: FieldProps<AnyField> & { options: ReadonlyArray<{ value: string; label: string }>; placeholder?: string }) {
-  const props = getSelectProps(meta, { ariaDescribedBy: hint ? meta.descriptionId : undefined });
+  const props = getSelectProps(conform(meta), { ariaDescribedBy: hint ? meta.descriptionId : undefined });
   // A forged post can repeat the field; a single select shows the first value it sent back.
   const defaultValue = Array.isArray(props.defaultValue) ? props.defaultValue[0] : props.defaultValue;
   return (

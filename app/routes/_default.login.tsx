@@ -1,8 +1,9 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useRouteLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useRouteLoaderData, useSearchParams, useLoaderData } from "@remix-run/react";
 import { CredentialsForm } from "~/components/credentials-form";
 import { afterSignIn, authFormError, redirectIfSignedIn } from "~/lib/auth.server";
+import { formRules } from "~/lib/form-rules.server";
 import { pageMeta } from "~/lib/meta";
 import { loginSchema } from "~/lib/schemas";
 import type { loader as rootLoader } from "~/root";
@@ -11,7 +12,10 @@ import { readFormData } from "~/lib/forms.server";
 export const meta: MetaFunction = () =>
   pageMeta("ログイン", "GamerMatchにメールアドレスとパスワードでログインして、チャットや通知、コインの購入を利用できます。");
 
-export const loader = ({ request, context }: LoaderFunctionArgs) => redirectIfSignedIn(request, context);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await redirectIfSignedIn(request, context);
+  return { rules: formRules(loginSchema) };
+}
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readFormData(request), { schema: loginSchema });
@@ -27,6 +31,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function LoginPage() {
+  const { rules } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>()?.result;
   const [searchParams] = useSearchParams();
   const redirectTo = searchParams.get("redirectTo");
@@ -38,7 +43,7 @@ export default function LoginPage() {
       </h1>
       <CredentialsForm
         id="login"
-        schema={loginSchema}
+        rules={rules}
         lastResult={lastResult}
         redirectTo={redirectTo}
         submitLabel="ログイン"

@@ -1,12 +1,14 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ErrorList, TextareaField } from "~/components/forms";
 import { SubscribersOnlyField } from "~/components/subscribers-only-field";
 import { requireProfile, safeRedirectPath } from "~/lib/auth.server";
 import { POST_MAX, UPLOAD_IMAGE_TYPES, UPLOAD_MAX_BYTES } from "~/lib/constants";
-import { messages, postErrorMessage } from "~/lib/messages";
+import { messages } from "~/lib/messages";
+import { postErrorMessage } from "~/lib/error-messages";
+import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
+import { formRules } from "~/lib/form-rules.server";
 import { pageMeta } from "~/lib/meta";
 import { readUploadForm } from "~/lib/multipart.server";
 import { parseQuery } from "~/lib/params";
@@ -24,7 +26,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { community } = parseQuery(newPostQuerySchema, request);
   const communities = await listUserCommunities({ db: context.db, userId: user.id });
   const chosen = communities.find((candidate) => candidate.slug === community) ?? null;
-  return { communities, chosenId: chosen?.id ?? "", redirectTo: chosen ? `/community/${chosen.slug}` : null };
+  return { communities, chosenId: chosen?.id ?? "", redirectTo: chosen ? `/community/${chosen.slug}` : null, rules: formRules(postFormSchema) };
 }
 
 /**
@@ -64,15 +66,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function NewPostPage() {
-  const { communities, chosenId, redirectTo } = useLoaderData<typeof loader>();
+  const { communities, chosenId, redirectTo, rules } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>()?.result;
   const submitting = useNavigation().state !== "idle";
-  const [form, fields] = useForm({
+  const [form, fields] = useConstraintForm({
     id: "new-post",
     lastResult,
-    constraint: getZodConstraint(postFormSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
+    rules,
   });
   // The image is not a field of the schema (it is the multipart file): its errors come from the server only.
   const imageErrors = lastResult?.error?.image ?? undefined;

@@ -1,9 +1,10 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useSearchParams } from "@remix-run/react";
+import { Link, useActionData, useSearchParams, useLoaderData } from "@remix-run/react";
 import { CredentialsForm } from "~/components/credentials-form";
 import { afterSignIn, authFormError, redirectIfSignedIn } from "~/lib/auth.server";
 import { PASSWORD_MIN_LENGTH } from "~/lib/constants";
+import { formRules } from "~/lib/form-rules.server";
 import { pageMeta } from "~/lib/meta";
 import { signupSchema } from "~/lib/schemas";
 import { readFormData } from "~/lib/forms.server";
@@ -11,7 +12,10 @@ import { readFormData } from "~/lib/forms.server";
 export const meta: MetaFunction = () =>
   pageMeta("新規登録", "GamerMatchに無料で登録して、一緒にゲームを遊ぶ仲間を見つけましょう。");
 
-export const loader = ({ request, context }: LoaderFunctionArgs) => redirectIfSignedIn(request, context);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await redirectIfSignedIn(request, context);
+  return { rules: formRules(signupSchema) };
+}
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readFormData(request), { schema: signupSchema });
@@ -27,6 +31,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function SignupPage() {
+  const { rules } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>()?.result;
   const [searchParams] = useSearchParams();
   const redirectTo = searchParams.get("redirectTo");
@@ -37,7 +42,7 @@ export default function SignupPage() {
       </h1>
       <CredentialsForm
         id="signup"
-        schema={signupSchema}
+        rules={rules}
         lastResult={lastResult}
         redirectTo={redirectTo}
         submitLabel="登録する"

@@ -1,11 +1,12 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { ErrorList, HoneypotFields, SelectField, TextareaField, TextField } from "~/components/forms";
 import { INQUIRY_BODY_MAX, INQUIRY_CATEGORIES } from "~/lib/constants";
 import { honeypotFor, isSpam } from "~/lib/honeypot.server";
 import { messages } from "~/lib/messages";
+import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
+import { formRules } from "~/lib/form-rules.server";
 import { pageMeta } from "~/lib/meta";
 import { inquirySchema } from "~/lib/schemas";
 import { createInquiry } from "~/models/inquiry.server";
@@ -15,7 +16,7 @@ export const meta: MetaFunction = () =>
   pageMeta("お問い合わせ", "GamerMatchへのご質問・ご意見・不具合のご報告はこちらのフォームからお送りください。");
 
 export async function loader({ context }: LoaderFunctionArgs) {
-  return { honeypot: honeypotFor(context.config).getInputProps() };
+  return { honeypot: honeypotFor(context.config).getInputProps(), rules: formRules(inquirySchema) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -55,16 +56,13 @@ function Sent() {
 }
 
 function InquiryForm() {
-  const { honeypot } = useLoaderData<typeof loader>();
+  const { honeypot, rules } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>()?.result;
   const submitting = useNavigation().state === "submitting";
-  const [form, fields] = useForm({
+  const [form, fields] = useConstraintForm({
     id: "inquiry",
     lastResult,
-    constraint: getZodConstraint(inquirySchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: inquirySchema }),
+    rules,
   });
 
   return (

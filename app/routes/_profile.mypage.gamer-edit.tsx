@@ -1,5 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { ErrorList, TextareaField, TextField } from "~/components/forms";
@@ -7,6 +6,8 @@ import { Avatar } from "~/components/presence";
 import { requireUser, safeRedirectPath } from "~/lib/auth.server";
 import { BIO_MAX, DISPLAY_NAME_MAX, GAME_RANK_MAX, UPLOAD_IMAGE_TYPES } from "~/lib/constants";
 import { messages } from "~/lib/messages";
+import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
+import { formRules } from "~/lib/form-rules.server";
 import { pageMeta } from "~/lib/meta";
 import { profileSchema } from "~/lib/schemas";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -19,7 +20,7 @@ export const meta: MetaFunction = () => pageMeta("プロフィール編集");
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const [profile, games] = await Promise.all([getProfile({ db: context.db, userId: user.id }), listGames({ db: context.db })]);
-  return { profile, games };
+  return { profile, games, rules: formRules(profileSchema) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -40,19 +41,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function GamerEditPage() {
-  const { profile, games } = useLoaderData<typeof loader>();
+  const { profile, games, rules } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>()?.result;
   const [searchParams] = useSearchParams();
   const redirectTo = searchParams.get("redirectTo");
   const submitting = useNavigation().state !== "idle";
-  const [form, fields] = useForm({
+  const [form, fields] = useConstraintForm({
     id: "gamer-edit",
     lastResult,
-    constraint: getZodConstraint(profileSchema),
     defaultValue: { displayName: profile?.displayName ?? "", bio: profile?.bio ?? "" },
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
+    rules,
   });
   // What the form showed last: the rejected submission, else the saved profile.
   const submittedGames = (lastResult?.initialValue?.games as Array<{ slug?: string; rank?: string } | undefined> | undefined) ?? null;

@@ -1,5 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CoinSlider } from "~/components/coin-slider";
@@ -8,7 +7,10 @@ import { requireProfile } from "~/lib/auth.server";
 import { LISTING_DESCRIPTION_MAX, LISTING_MAX_UNITS, LISTING_MINUTES, LISTING_PRICE_MIN, LISTING_TITLE_MAX, LISTINGS_PER_SELLER_MAX } from "~/lib/constants";
 import { formatNumber } from "~/lib/format";
 import { readFormData } from "~/lib/forms.server";
-import { bookingErrorMessage, messages } from "~/lib/messages";
+import { messages } from "~/lib/messages";
+import { bookingErrorMessage } from "~/lib/error-messages";
+import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
+import { formRules } from "~/lib/form-rules.server";
 import { pageMeta } from "~/lib/meta";
 import { listingSchema, listingStatusFormSchema, uuidParam } from "~/lib/schemas";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -27,7 +29,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     listListings({ db: context.db, sellerId: user.id, own: true, viewerId: user.id, limit: LISTINGS_PER_SELLER_MAX, offset: 0 }),
     editId.success ? getListing({ db: context.db, listingId: editId.data, viewerId: user.id }) : null,
   ]);
-  return { games, listings: own.listings, editing: editing && editing.seller.uid === user.id && editing.status !== "archived" ? editing : null };
+  return { rules: formRules(listingSchema), games, listings: own.listings, editing: editing && editing.seller.uid === user.id && editing.status !== "archived" ? editing : null };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -61,14 +63,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function TicketRegistrationPage() {
-  const { games, listings, editing } = useLoaderData<typeof loader>();
+  const { games, listings, editing, rules } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const lastResult = actionData?.result ?? undefined;
   const submitting = useNavigation().state !== "idle";
-  const [form, fields] = useForm({
+  const [form, fields] = useConstraintForm({
     id: editing ? `listing-${editing.id}` : "listing-new",
     lastResult,
-    constraint: getZodConstraint(listingSchema),
     defaultValue: editing
       ? {
           title: editing.title,
@@ -79,9 +80,7 @@ export default function TicketRegistrationPage() {
           maxUnits: String(editing.maxUnits),
         }
       : { minutesPerUnit: "60", maxUnits: "2", pricePerUnit: "500" },
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: listingSchema }),
+    rules,
   });
   const submittedPrice = Number(lastResult?.initialValue?.pricePerUnit ?? editing?.pricePerUnit ?? 500);
 

@@ -1,5 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CoinSlider } from "~/components/coin-slider";
@@ -9,6 +8,8 @@ import { SUBSCRIPTION_DESCRIPTION_MAX, SUBSCRIPTION_PRICE_MIN } from "~/lib/cons
 import { formatNumber } from "~/lib/format";
 import { readFormData } from "~/lib/forms.server";
 import { messages } from "~/lib/messages";
+import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
+import { formRules } from "~/lib/form-rules.server";
 import { pageMeta } from "~/lib/meta";
 import { subscriptionPlanSchema } from "~/lib/schemas";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -20,7 +21,7 @@ export const meta: MetaFunction = () => pageMeta("サブスクプラン");
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireProfile(request, context);
   const [plan, subscribers] = await Promise.all([getPlan({ db: context.db, sellerId: user.id }), countSubscribers({ db: context.db, subscribeeId: user.id })]);
-  return { plan, subscribers, uid: user.id };
+  return { plan, subscribers, uid: user.id, rules: formRules(subscriptionPlanSchema) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -38,16 +39,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function SubscriptionPlanPage() {
-  const { plan, subscribers, uid } = useLoaderData<typeof loader>();
+  const { plan, subscribers, uid, rules } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>()?.result;
   const submitting = useNavigation().state !== "idle";
-  const [form, fields] = useForm({
+  const [form, fields] = useConstraintForm({
     id: "subscription-plan",
     lastResult,
-    constraint: getZodConstraint(subscriptionPlanSchema),
     defaultValue: { monthlyPrice: String(plan?.monthlyPrice ?? 500), description: plan?.description ?? "" },
-    shouldValidate: "onBlur",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: subscriptionPlanSchema }),
+    rules,
   });
   return (
     <section aria-labelledby="plan-title" className="space-y-6">

@@ -1,5 +1,5 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { DetailRow } from "~/components/detail-row";
@@ -8,7 +8,11 @@ import { requireProfile } from "~/lib/auth.server";
 import { BANK_ACCOUNT_HOLDER_MAX, BANK_ACCOUNT_NUMBER_DIGITS, BANK_ACCOUNT_TYPES, BANK_BRANCH_MAX, BANK_NAME_MAX, PAYOUT_FEE_YEN, PAYOUT_MIN_COINS, YEN_PER_COIN } from "~/lib/constants";
 import { formatNumber } from "~/lib/format";
 import { readFormData } from "~/lib/forms.server";
-import { messages, payoutErrorMessage } from "~/lib/messages";
+import { messages } from "~/lib/messages";
+import { payoutErrorMessage } from "~/lib/error-messages";
+import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
+import type { FormRules } from "~/lib/form-rules";
+import { formRules } from "~/lib/form-rules.server";
 import { pageMeta } from "~/lib/meta";
 import { payoutFormSchema, payoutSchema, type PayoutInput } from "~/lib/payout-schemas";
 import { accountLine, accountTypeLabel, maskAccountNumber, payoutYen } from "~/lib/payouts";
@@ -32,7 +36,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const key = idempotencyKeySchema.safeParse(new URL(request.url).searchParams.get("key") ?? undefined);
   if (!key.success) throw redirect(`${PATH}?${new URLSearchParams({ key: crypto.randomUUID() })}`);
   const [balance, payouts] = await Promise.all([getBalance(context.db, user.id), listPayouts({ db: context.db, sellerId: user.id })]);
-  return { earned: balance.earned, purchased: balance.purchased, payouts, idempotencyKey: key.data };
+  return { earned: balance.earned, purchased: balance.purchased, payouts, idempotencyKey: key.data, rules: formRules(payoutSchema) };
 }
 
 /** What the confirmation step shows, and carries back in hidden fields. */
@@ -70,7 +74,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 const statusClass = { requested: "bg-amber-100 text-amber-800", paid: "bg-emerald-100 text-emerald-800", rejected: "bg-slate-200 text-slate-700" } as const;
 
 export default function TransferPage() {
-  const { earned, purchased, payouts, idempotencyKey } = useLoaderData<typeof loader>();
+  const { earned, purchased, payouts, idempotencyKey, rules } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const submitting = useNavigation().state !== "idle";
 
@@ -103,7 +107,7 @@ export default function TransferPage() {
       {actionData?.confirm ? (
         <Confirmation confirm={actionData.confirm} error={actionData.error} earned={earned} submitting={submitting} />
       ) : (
-        <RequestForm key={actionData?.result ? "returned" : "new"} lastResult={actionData?.result ?? undefined} idempotencyKey={idempotencyKey} earned={earned} submitting={submitting} />
+        <RequestForm key={actionData?.result ? "returned" : "new"} lastResult={actionData?.result ?? undefined} idempotencyKey={idempotencyKey} earned={earned} submitting={submitting} rules={rules} />
       )}
 
       <section aria-labelledby="payout-history-title" className="space-y-3">
@@ -161,19 +165,18 @@ function RequestForm({
   idempotencyKey,
   earned,
   submitting,
+  rules,
 }: {
   lastResult: SubmissionResult<string[]> | undefined;
   idempotencyKey: string;
   earned: number;
   submitting: boolean;
+  rules: FormRules;
 }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useConstraintForm({
     id: "payout-request",
     lastResult,
-    constraint: getZodConstraint(payoutSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: payoutFormSchema }),
+    rules,
   });
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-5">
