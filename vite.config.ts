@@ -5,7 +5,7 @@ import { vitePlugin as remix } from "@remix-run/dev";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, type Plugin } from "vite";
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   resolve: {
     alias: { "~": path.resolve(__dirname, "app") },
   },
@@ -16,6 +16,7 @@ export default defineConfig({
   build: {
     // Keep source maps out of the browser bundle; the server bundle has its own.
     sourcemap: false,
+    rollupOptions: isSsrBuild ? {} : { output: { manualChunks: shellChunk } },
   },
   plugins: [
     tailwindcss(),
@@ -53,7 +54,47 @@ export default defineConfig({
       },
     ],
   },
-});
+}));
+
+/**
+ * Everything the root route imports statically runs on every page, so it travels as one file: a score of small chunks
+ * would each pay gzip's overhead and compress without the others' repeated class names (issue 23). Libraries keep
+ * Vite's own chunks; code that only some routes use stays with them.
+ */
+function shellChunk(id: string, { getModuleInfo }: { getModuleInfo: GetModuleInfo }) {
+  // Message areas find their own place: the barrel every page imports re-exports them all, but a page carries only
+  // the areas its code reads.
+  if (id === rootModule || id.startsWith(routesDirectory) || id.startsWith(messageAreas)) return undefined;
+  everyPage ??= new Set([...staticImportsOf(rootModule, getModuleInfo), ...staticImportsOf(entryModule, getModuleInfo)]);
+  withFramework ??= new Set([chunkReloadModule, ...staticImportsOf(chunkReloadModule, getModuleInfo)]);
+  if (!everyPage.has(id)) return undefined;
+  // Libraries apart from the app's own code: they change less often, so a deploy leaves their file cached. The guard
+  // chunkReloadGuard puts inside @remix-run/react goes with it, or the two files would import each other.
+  return id.startsWith(appDirectory) && !id.includes("node_modules") && !withFramework.has(id) ? "shell" : "framework";
+}
+type GetModuleInfo = (id: string) => { importedIds: readonly string[] } | null;
+const appDirectory = path.resolve(__dirname, "app") + path.sep;
+const routesDirectory = path.join(appDirectory, "routes") + path.sep;
+const rootModule = path.join(appDirectory, "root.tsx");
+const messageAreas = path.join(appDirectory, "lib", "messages") + path.sep;
+const entryModule = path.join(appDirectory, "entry.client.tsx");
+const chunkReloadModule = path.join(appDirectory, "lib", "chunk-reload.ts");
+let everyPage: Set<string> | undefined;
+let withFramework: Set<string> | undefined;
+
+/** The modules a module imports statically, all the way down. */
+function staticImportsOf(start: string, getModuleInfo: GetModuleInfo) {
+  const found = new Set<string>();
+  const visit = (id: string) => {
+    for (const imported of getModuleInfo(id)?.importedIds ?? []) {
+      if (found.has(imported)) continue;
+      found.add(imported);
+      visit(imported);
+    }
+  };
+  visit(start);
+  return found;
+}
 
 /**
  * Remix reloads the page whenever a route module fails to import, with no limit: after a deploy that

@@ -1,12 +1,21 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction, type SerializeFrom } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useEffect, type ReactNode } from "react";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useLoaderData,
+  useRouteLoaderData,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
+import { lazy, Suspense, useEffect, type ReactNode } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
 import { AuthProvider } from "./components/auth-provider";
-import { ChatPopups } from "./components/chat-popups";
 import { CoinPurchaseProvider } from "./components/coin-purchase";
 import { PostDialogProvider } from "./components/post-dialog";
 import { ReviewDialogProvider } from "./components/review-dialog";
-import { usePresenceHeartbeat } from "./components/presence";
 import { GeneralErrorBoundary } from "./components/error-boundary";
 import { RealtimeProvider } from "./components/realtime-provider";
 import { SiteChrome } from "./components/site-chrome";
@@ -29,8 +38,9 @@ export const links: LinksFunction = () => [
 ];
 
 /**
- * Who is signed in and their unread notifications, for the header; where supabase-js in the browser finds
- * the auth server; and the toast a form action flashed before redirecting here (read once, then cleared).
+ * Who is signed in (with the session's access token, for the socket) and their unread notifications, for the header;
+ * whether Discord sign-in is offered; and the toast a form action flashed before redirecting here (read once, then
+ * cleared).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await context.auth.getUser();
@@ -43,13 +53,21 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]);
   return data(
     {
-      viewer: user ? { id: user.id, hasProfile: profile !== null, displayName: profile?.displayName ?? null, unreadNotifications, coinBalance } : null,
-      auth: context.auth.publicConfig,
+      viewer: user
+        ? { id: user.id, accessToken: user.accessToken, hasProfile: profile !== null, displayName: profile?.displayName ?? null, unreadNotifications, coinBalance }
+        : null,
+      auth: { discord: context.auth.publicConfig.discord },
       toast,
     },
     headers ? { headers } : undefined,
   );
 }
+
+/**
+ * The root loader runs on every navigation, not only after a form: it is where the browser learns the session, so the
+ * claims are refreshed after each route change (SPEC §4), and the header's counts come fresh with them.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = () => true;
 
 /** Routes without a meta of their own (layouts, error boundaries) fall back to this one. */
 export const meta: MetaFunction = ({ error, matches }) => {
@@ -80,11 +98,11 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const { auth, toast, viewer } = useLoaderData<typeof loader>();
+  const { toast, viewer } = useLoaderData<typeof loader>();
   useBuildVersionCheck();
   useHydrationMark();
   return (
-    <AppShell auth={auth} toast={toast} viewer={viewer}>
+    <AppShell toast={toast} viewer={viewer}>
       <Outlet />
     </AppShell>
   );
@@ -94,17 +112,16 @@ export default function App() {
  * What every page runs inside: the browser's auth state, the realtime connection, the coin and review dialogs,
  * popups and toasts.
  */
-function AppShell({ auth, toast, viewer, children }: { auth: RootData["auth"]; toast: RootData["toast"]; viewer: RootData["viewer"]; children: ReactNode }) {
+function AppShell({ toast, viewer, children }: { toast: RootData["toast"]; viewer: RootData["viewer"]; children: ReactNode }) {
   return (
-    <AuthProvider config={auth} viewer={viewer ? { id: viewer.id, hasProfile: viewer.hasProfile } : null}>
+    <AuthProvider session={viewer ? { userId: viewer.id, accessToken: viewer.accessToken, hasProfile: viewer.hasProfile } : null}>
       <RealtimeProvider>
         <CoinPurchaseProvider>
           <ReviewDialogProvider>
             <PostDialogProvider>
               {children}
-              <ChatPopups />
               <Toaster flashed={toast} />
-              <PresenceHeartbeat />
+              {viewer ? <MemberOverlays /> : null}
             </PostDialogProvider>
           </ReviewDialogProvider>
         </CoinPurchaseProvider>
@@ -120,16 +137,23 @@ function useHydrationMark() {
   useEffect(() => document.documentElement.setAttribute("data-hydrated", ""), []);
 }
 
-function PresenceHeartbeat() {
-  usePresenceHeartbeat();
-  return null;
+// What only a signed-in tab runs (chat popups, the presence heartbeat) loads after hydration, for members only.
+const MemberOnly = lazy(() => import("./components/member-overlays"));
+
+function MemberOverlays() {
+  const hydrated = useHydrated();
+  return hydrated ? (
+    <Suspense fallback={null}>
+      <MemberOnly />
+    </Suspense>
+  ) : null;
 }
 
 /**
  * The 404 page and any error no route boundary caught. When only a child route failed the root loader's data is
  * still here, so the page runs inside the same shell as any other: without the auth provider the header's live
- * counts read the visitor as signed out and drop to zero. When the root loader itself failed, there is no auth
- * configuration to start the shell with, and the header shows the signed-out links.
+ * counts read the visitor as signed out and drop to zero. When the root loader itself failed, there is no session
+ * to start the shell with, and the header shows the signed-out links.
  */
 export function ErrorBoundary() {
   const data = useRouteLoaderData<typeof loader>("root");
@@ -140,7 +164,7 @@ export function ErrorBoundary() {
   );
   if (!data) return page;
   return (
-    <AppShell auth={data.auth} toast={data.toast} viewer={data.viewer}>
+    <AppShell toast={data.toast} viewer={data.viewer}>
       {page}
     </AppShell>
   );

@@ -1,19 +1,6 @@
 import { useEffect, useState } from "react";
-import { createHeartbeat } from "~/lib/heartbeat";
 import { RealtimeEvent } from "~/lib/realtime-events";
-import { useAuth } from "./auth-provider";
 import { useRealtimeEvent } from "./realtime-provider";
-
-/** Posts the presence heartbeat while signed in and the tab is visible (SPEC §4, §7). Mounted once, in root. */
-export function usePresenceHeartbeat() {
-  const { api, status } = useAuth();
-  const signedIn = status === "signedIn";
-  useEffect(() => {
-    const heartbeat = createHeartbeat({ beat: () => api.post("/api/user/online-status"), visibility: document });
-    heartbeat.setSignedIn(signedIn);
-    return () => heartbeat.setSignedIn(false);
-  }, [api, signedIn]);
-}
 
 /** Whether the user is online: the server's answer, then every `presence` event about them. */
 export function useOnline(userId: string, initial: boolean) {

@@ -1,5 +1,5 @@
 import { createContext, lazy, Suspense, useContext, useMemo, useState, type ReactNode } from "react";
-import { reviewPath } from "~/lib/booking-rules";
+import { reviewPath } from "~/lib/paths";
 import type { ReviewTarget } from "~/lib/review-form";
 import { DialogLink } from "./dialog-link";
 

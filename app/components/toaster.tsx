@@ -1,11 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { TOAST_MS } from "~/lib/constants";
-import { messages } from "~/lib/messages";
-import { LIVE_EVENT_NOTIFICATION_TYPES, RealtimeEvent } from "~/lib/realtime-events";
 import type { Toast, ToastInput } from "~/lib/toast";
-import type { Notification } from "~/models/notification.server";
-import { useRealtimeEvent } from "./realtime-provider";
 
 const SHOW_TOAST_EVENT = "gm:toast";
 
@@ -22,7 +18,7 @@ const tones = {
 
 /**
  * The toast overlay (SPEC §2): the toast a form action flashed before its redirect, and every live
- * notification, each for 3 seconds. Rendered on the server too, where a CSS animation hides it after
+ * notification (member-overlays.tsx shows them through showToast), each for 3 seconds. Rendered on the server too, where a CSS animation hides it after
  * 3 seconds, so it works before (or without) JavaScript.
  */
 export function Toaster({ flashed }: { flashed: Toast | null }) {
@@ -43,18 +39,6 @@ export function Toaster({ flashed }: { flashed: Toast | null }) {
     window.addEventListener(SHOW_TOAST_EVENT, onShow);
     return () => window.removeEventListener(SHOW_TOAST_EVENT, onShow);
   }, []);
-  useRealtimeEvent<Notification>(RealtimeEvent.notificationNew, (notification) => {
-    // A session starting or being extended has its own live event below, with the same news: one toast, not two.
-    if (LIVE_EVENT_NOTIFICATION_TYPES.includes(notification.type)) return;
-    add({ id: notification.id, type: "info", title: notification.title, description: notification.body || undefined, link: notification.link ?? undefined });
-  });
-  useRealtimeEvent<{ bookingId: string; ticketTitle: string }>(RealtimeEvent.gameStarted, ({ bookingId, ticketTitle }) =>
-    add({ id: `started:${bookingId}`, type: "success", title: messages.bookings.startedTitle(ticketTitle), description: messages.bookings.startedToastBody, link: "/settings/ticket-management" }),
-  );
-  useRealtimeEvent<{ bookingId: string; message: string }>(RealtimeEvent.gameExtended, ({ bookingId, message }) =>
-    add({ id: `extended:${bookingId}:${message}`, type: "info", title: messages.bookings.extendedToastTitle, description: message, link: "/settings/ticket-management" }),
-  );
-
   return (
     // A live region that is always there (so screen readers hear what is added), but no `status` of its own
     // while empty: the page's own status messages stay the only ones.

@@ -123,5 +123,3 @@ export function bookingActionsFor(facts: BookingFacts, role: BookingRole, now: n
   return BOOKING_ACTIONS.map((action) => ({ action, label: BOOKING_ACTION_LABELS[action], verdict: checkBookingAction(facts, role, action, now) }));
 }
 
-/** The review dialog's page twin for a booking (SPEC §2's review dialog, without JavaScript). */
-export const reviewPath = (bookingId: string) => `/settings/ticket-management/${bookingId}/review`;

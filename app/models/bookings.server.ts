@@ -1,3 +1,4 @@
+import { reviewPath } from "~/lib/paths";
 import { type Selectable, type Transaction, type Updateable } from "kysely";
 import type { BookingParty, BookingsTable, CancelReason, DB, Database, ListingStatus } from "../../server/db/schema";
 import type { Realtime } from "../../server/realtime";
@@ -17,7 +18,6 @@ import {
   type BookingRole,
   type BookingState,
   PARTY_LABELS,
-  reviewPath,
 } from "~/lib/booking-rules";
 import { formatDateTime } from "~/lib/time";
 import { messages } from "~/lib/messages";

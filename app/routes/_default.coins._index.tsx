@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { CoinPackageChoices } from "~/components/coin-purchase";
+import { CoinPackageChoices } from "~/components/coin-packages";
 import { formatNumber } from "~/lib/format";
 import { swallowed } from "~/lib/log.server";
 import { pageMeta } from "~/lib/meta";

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { useReloadOnNewPost } from "~/components/post-dialog";
-import { PostImage } from "~/components/post-list";
+import { PostImage } from "~/components/post-image";
 import { GALLERY_PAGE_SIZE } from "~/lib/constants";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
