@@ -5,6 +5,7 @@ import { Readable } from "node:stream";
 import { createRequestHandler } from "@remix-run/express";
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import compression from "compression";
+import expressStaticGzip from "express-static-gzip";
 import express from "express";
 import { createAdapter } from "@socket.io/redis-streams-adapter";
 import { createClient as createRedisClient } from "redis";
@@ -186,7 +187,16 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   } else {
     const clientDir = options.clientDir ?? path.resolve("build/client");
     // Vite fingerprints everything under assets/: cache it for a year. Anything else may change between deploys.
-    app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", fallthrough: false }));
+    // Each asset also lies compressed beside itself (server/build.mjs): brotli where the browser takes it, else gzip.
+    app.use(
+      "/assets",
+      expressStaticGzip(path.join(clientDir, "assets"), {
+        enableBrotli: true,
+        orderPreference: ["br", "gz"],
+        index: false,
+        serveStatic: { immutable: true, maxAge: "1y", fallthrough: false },
+      }),
+    );
     app.use(express.static(clientDir, { maxAge: "1h" }));
   }
 
