@@ -62,11 +62,12 @@ export function firstLoadPages(ids) {
 }
 
 /**
- * @typedef {{ eventId: string, gameSlug: string, communitySlug: string, uid: string, ticketId: string, roomId: string, coinPackageId: string }} DemoIds
+ * @typedef {{ eventId: string, gameSlug: string, communitySlug: string, coinPackageId: string }} PublicIds
+ * @typedef {PublicIds & { uid: string, ticketId: string, roomId: string }} DemoIds
  * @typedef {import("@playwright/test").APIRequestContext} Request
  * @typedef {import("@playwright/test").BrowserContext} BrowserContext
  * @typedef {{ url: string, file: string, encodedBytes: number }} FetchedScript
- * @typedef {{ path: string, scripts: FetchedScript[], encodedBytes: number }} PageLoad
+ * @typedef {{ path: string, status: number, scripts: FetchedScript[], encodedBytes: number }} PageLoad
  */
 
 /**
@@ -76,22 +77,37 @@ export function firstLoadPages(ids) {
  * @returns {Promise<DemoIds>}
  */
 export async function findDemoIds(request) {
-  const firstMatch = async (/** @type {string} */ path, /** @type {RegExp} */ pattern) => {
-    const html = await (await request.get(path)).text();
-    const match = pattern.exec(html);
-    if (!match) throw new Error(`no ${pattern} on ${path}: is the demo data there?`);
-    return match[1];
+  return {
+    ...(await findPublicIds(request)),
+    uid: await firstMatch(request, "/explore", /href="\/u\/([^"?/]+)"/),
+    ticketId: await firstMatch(request, "/explore", /href="\/tickets\/([^"?/]+)"/),
+    roomId: await firstMatch(request, "/chat", /href="\/chat\/([^"?/]+)"/),
   };
-  const gameSlug = await firstMatch("/games", /href="\/games\/([a-z0-9-]+)"/);
+}
+
+/**
+ * The ids of what every database has from its first start, demo accounts or not (games, their communities, events,
+ * coin packages): the e2e suite's server has no demo accounts, so its budget test makes the people, ticket and chat
+ * room itself and reads only these.
+ * @param {Request} request
+ * @returns {Promise<PublicIds>}
+ */
+export async function findPublicIds(request) {
+  const gameSlug = await firstMatch(request, "/games", /href="\/games\/([a-z0-9-]+)"/);
   return {
     gameSlug,
-    eventId: await firstMatch("/events", /href="\/events\/([0-9a-f-]{36}|\d+)"/),
-    communitySlug: await firstMatch(`/games/${gameSlug}`, /href="\/community\/([^"?/]+)"/),
-    uid: await firstMatch("/explore", /href="\/u\/([^"?/]+)"/),
-    ticketId: await firstMatch("/explore", /href="\/tickets\/([^"?/]+)"/),
-    roomId: await firstMatch("/chat", /href="\/chat\/([^"?/]+)"/),
-    coinPackageId: await firstMatch("/coins", /href="\/coins\/checkout\/([^"?/]+)"/),
+    eventId: await firstMatch(request, "/events", /href="\/events\/([0-9a-f-]{36}|\d+)"/),
+    communitySlug: await firstMatch(request, `/games/${gameSlug}`, /href="\/community\/([^"?/]+)"/),
+    coinPackageId: await firstMatch(request, "/coins", /href="\/coins\/checkout\/([^"?/]+)"/),
   };
+}
+
+/** The first capture of `pattern` in the HTML of `path`. */
+async function firstMatch(/** @type {Request} */ request, /** @type {string} */ path, /** @type {RegExp} */ pattern) {
+  const html = await (await request.get(path)).text();
+  const match = pattern.exec(html);
+  if (!match) throw new Error(`no ${pattern} on ${path}: is the demo data there?`);
+  return match[1];
 }
 
 /** Signs a browser context in through the login form, as the e2e fixtures do. */
@@ -102,8 +118,8 @@ export async function signInContext(/** @type {BrowserContext} */ context, baseU
 
 /**
  * Loads `url` in a new page of `context` and records every script response until no request has been in flight for
- * `idleMs` after the page hydrated. Encoded bytes are what came over the wire (Chromium's own count, via
- * `request.sizes()`), so a script counts as it was served, compressed or not.
+ * `idleMs` after the page hydrated; `status` is the document's, after redirects. Encoded bytes are what came over the
+ * wire (Chromium's own count, via `request.sizes()`), so a script counts as it was served, compressed or not.
  * @param {BrowserContext} context
  * @param {string} url
  * @param {{ idleMs?: number, afterLoad?: (page: import("@playwright/test").Page) => Promise<void> }} [options]
@@ -123,13 +139,13 @@ export async function loadPage(context, url, { idleMs = 2000, afterLoad } = {}) 
       ),
     );
   });
-  await page.goto(url, { waitUntil: "load" });
-  await page.waitForSelector("html[data-hydrated]", { timeout: 30_000 });
+  const response = await page.goto(url, { waitUntil: "load" });
+  await page.waitForSelector("html[data-hydrated]", { state: "attached", timeout: 30_000 });
   await idle(idleMs);
   if (afterLoad) await afterLoad(page);
   const scripts = /** @type {FetchedScript[]} */ ((await Promise.all(pending)).filter(Boolean));
   const path = new URL(url).pathname;
-  return { page, path, scripts, encodedBytes: scripts.reduce((sum, script) => sum + script.encodedBytes, 0) };
+  return { page, path, status: response?.status() ?? 0, scripts, encodedBytes: scripts.reduce((sum, script) => sum + script.encodedBytes, 0) };
 }
 
 /**
