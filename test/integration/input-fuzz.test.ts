@@ -293,6 +293,7 @@ const stringFields = (fields: Record<string, fc.Arbitrary<unknown>>) =>
 const rows: Row[] = [
   // /api JSON routes
   { route: "routes/api.auth.me", method: "GET", as: "bearer", request: () => get("/api/auth/me", queryString({ x: nastyString })) },
+  { route: "routes/api.auth.token", method: "GET", as: "bearer", request: () => get("/api/auth/token", queryString({ x: nastyString })) },
   {
     route: "routes/api.chat.messages",
     method: "GET",
