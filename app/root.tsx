@@ -35,6 +35,9 @@ import appStyles from "./styles/app.css?url";
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appStyles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  // Installable on a phone's home screen (issue 24): the manifest and iOS's own icon (server/make-icons.mjs).
+  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png" },
 ];
 
 /**
