@@ -2,7 +2,7 @@ import { useRevalidator } from "@remix-run/react";
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { ApiClient } from "~/lib/api-client";
 import { createLazyApiClient } from "~/lib/lazy-api-client";
-import { applyServerSession, initialAuthState, type AuthState, type ServerSession } from "~/lib/auth-state";
+import { applyProfileCheck, applyServerSession, initialAuthState, type AuthState, type ServerSession } from "~/lib/auth-state";
 import { messages } from "~/lib/messages";
 
 interface AuthContextValue extends AuthState {
@@ -35,10 +35,10 @@ const AUTH_CHANNEL = "gamermatch:auth";
  */
 export function AuthProvider({ session, children }: { session: ServerSession | null; children: ReactNode }) {
   const [state, setState] = useState<AuthState>(() => applyServerSession(initialAuthState, session));
-  const [refused, setRefused] = useState<string | null>(null);
   const revalidator = useRevalidator();
   const { userId, accessToken, hasProfile } = session ?? {};
   const signedIn = useRef(false);
+  signedIn.current = state.session !== null;
   // Same-origin calls carry the session cookies; the server reads and refreshes the session from them (@supabase/ssr).
   const api = useMemo(() => createLazyApiClient({ hasSession: () => signedIn.current }), []);
 
@@ -59,15 +59,11 @@ export function AuthProvider({ session, children }: { session: ServerSession | n
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [userId]);
 
-  const value = useMemo<AuthContextValue>(() => {
-    const invalid = refused !== null && refused === state.session?.access_token;
-    signedIn.current = !invalid && state.session !== null;
-    return {
-      ...(invalid ? { status: "invalid", session: null, claims: null } : state),
-      api,
-      markInvalid: () => setRefused(state.session?.access_token ?? null),
-    };
-  }, [state, refused, api]);
+  const value = useMemo<AuthContextValue>(
+    // A refused session is SPEC §4's invalid state until the server hands out another one.
+    () => ({ ...state, api, markInvalid: () => setState((current) => applyProfileCheck(current, "unauthorized")) }),
+    [state, api],
+  );
 
   return (
     <AuthContext.Provider value={value}>

@@ -7,5 +7,5 @@ import { apiOk, requireApiUser } from "~/lib/api.server";
  */
 export async function loader({ context }: LoaderFunctionArgs) {
   const user = await requireApiUser(context);
-  return apiOk({ accessToken: user.accessToken, expiresAt: user.claims.exp }, { headers: { "Cache-Control": "no-store" } });
+  return apiOk({ accessToken: user.accessToken }, { headers: { "Cache-Control": "no-store" } });
 }
