@@ -83,7 +83,7 @@ for (const { path: pattern, signedIn, signedOut } of PAGES) {
       const path = pattern.replace(/\{(\w+)\}/g, (_, name: keyof DemoIds) => scene.ids[name]);
       if (state === "signedIn") await signInContext(context, baseURL, scene.member);
       // The sizes do not change with waiting: a short quiet spell after hydration still catches what hydration starts
-      // (the session check, the realtime client) without the bench's 2 s per page.
+      // (the realtime client, the member-only overlays) without the bench's 2 s per page.
       const load = await loadPage(context, new URL(path, baseURL).href, { idleMs: 1000 });
       // A guard's redirect to /login or an error page would measure another page.
       expect({ path: new URL(load.page.url()).pathname, status: load.status }, `${path} ${label} is the page itself`).toEqual({ path, status: 200 });

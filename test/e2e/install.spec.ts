@@ -9,8 +9,7 @@ import { CHROMIUM_ARGS } from "../support/chromium.mjs";
  * runs it, over the manifest the page links and the icons it names. A persistent profile: the test's usual contexts
  * are incognito, where Chromium installs nothing.
  */
-test("Chromium finds the app installable", async ({ baseURL, browserName }, testInfo) => {
-  test.skip(browserName !== "chromium", "Chromium's check");
+test("Chromium finds the app installable", async ({ baseURL }, testInfo) => {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), "gm-install-"));
   const launch = testInfo.project.use.launchOptions ?? {};
   const context = await chromium.launchPersistentContext(profile, { executablePath: launch.executablePath, args: CHROMIUM_ARGS, baseURL });

@@ -20,6 +20,7 @@ import {
   kb,
   largest,
   loadPage,
+  scriptOf,
   signInContext,
   sizesOf,
 } from "../support/first-load.mjs";
@@ -101,7 +102,7 @@ try {
     const before = new Set(load.scripts.map((script) => script.url));
     const later = [];
     load.page.on("requestfinished", (request) => {
-      if (request.resourceType() === "script" && !before.has(request.url())) later.push({ url: request.url(), file: new URL(request.url()).pathname.split("/").pop() ?? "", encodedBytes: 0 });
+      if (request.resourceType() === "script" && !before.has(request.url())) later.push(scriptOf(request));
     });
     await dialog.open(load.page);
     await load.page.waitForTimeout(1000);

@@ -66,8 +66,8 @@ export function firstLoadPages(ids) {
  * @typedef {PublicIds & { uid: string, ticketId: string, roomId: string }} DemoIds
  * @typedef {import("@playwright/test").APIRequestContext} Request
  * @typedef {import("@playwright/test").BrowserContext} BrowserContext
- * @typedef {{ url: string, file: string, encodedBytes: number }} FetchedScript
- * @typedef {{ path: string, status: number, scripts: FetchedScript[], encodedBytes: number }} PageLoad
+ * @typedef {{ url: string, file: string }} FetchedScript
+ * @typedef {{ path: string, status: number, scripts: FetchedScript[] }} PageLoad
  */
 
 /**
@@ -116,36 +116,30 @@ export async function signInContext(/** @type {BrowserContext} */ context, baseU
   if (response.status() !== 302) throw new Error(`signing in as ${account.email} answered ${response.status()}`);
 }
 
+/** A script the page fetched: its address and its file's name. */
+export const scriptOf = (/** @type {import("@playwright/test").Request} */ request) => ({ url: request.url(), file: new URL(request.url()).pathname.split("/").pop() ?? "" });
+
 /**
- * Loads `url` in a new page of `context` and records every script response until no request has been in flight for
- * `idleMs` after the page hydrated; `status` is the document's, after redirects. Encoded bytes are what came over the
- * wire (Chromium's own count, via `request.sizes()`), so a script counts as it was served, compressed or not.
+ * Loads `url` in a new page of `context` and records every script it fetches until no request has been in flight for
+ * `idleMs` after the page hydrated; `status` is the document's, after redirects. Each script is then sized as the server
+ * serves it (sizesOf).
  * @param {BrowserContext} context
  * @param {string} url
- * @param {{ idleMs?: number, afterLoad?: (page: import("@playwright/test").Page) => Promise<void> }} [options]
+ * @param {{ idleMs?: number }} [options]
  * @returns {Promise<PageLoad & { page: import("@playwright/test").Page }>}
  */
-export async function loadPage(context, url, { idleMs = 2000, afterLoad } = {}) {
+export async function loadPage(context, url, { idleMs = 2000 } = {}) {
   const page = await context.newPage();
   const idle = trackIdle(page);
-  /** @type {Promise<FetchedScript | null>[]} */
-  const pending = [];
+  /** @type {FetchedScript[]} */
+  const scripts = [];
   page.on("requestfinished", (request) => {
-    if (request.resourceType() !== "script") return;
-    pending.push(
-      request.sizes().then(
-        ({ responseBodySize }) => ({ url: request.url(), file: new URL(request.url()).pathname.split("/").pop() ?? "", encodedBytes: responseBodySize }),
-        () => null,
-      ),
-    );
+    if (request.resourceType() === "script") scripts.push(scriptOf(request));
   });
   const response = await page.goto(url, { waitUntil: "load" });
   await page.waitForSelector("html[data-hydrated]", { state: "attached", timeout: 30_000 });
   await idle(idleMs);
-  if (afterLoad) await afterLoad(page);
-  const scripts = /** @type {FetchedScript[]} */ ((await Promise.all(pending)).filter(Boolean));
-  const path = new URL(url).pathname;
-  return { page, path, status: response?.status() ?? 0, scripts, encodedBytes: scripts.reduce((sum, script) => sum + script.encodedBytes, 0) };
+  return { page, path: new URL(url).pathname, status: response?.status() ?? 0, scripts: [...scripts] };
 }
 
 /**
