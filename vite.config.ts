@@ -58,12 +58,12 @@ export default defineConfig(({ isSsrBuild }) => ({
 
 /**
  * Everything the root route imports statically runs on every page, so it travels as one file: a score of small chunks
- * would each pay gzip's overhead and compress without the others' repeated class names (issue 23). Libraries keep
- * Vite's own chunks; code that only some routes use stays with them.
+ * would each pay gzip's overhead and compress without the others' repeated class names (issue 23). The libraries every
+ * page needs are a second file (`framework`); code that only some routes use stays with them.
  */
 function shellChunk(id: string, { getModuleInfo }: { getModuleInfo: GetModuleInfo }) {
-  // Message areas find their own place: the barrel every page imports re-exports them all, but a page carries only
-  // the areas its code reads.
+  // Message areas are left for Rollup to place with the code that reads them: the barrel every page imports
+  // re-exports them all, and following it would put every area in the shell.
   if (id === rootModule || id.startsWith(routesDirectory) || id.startsWith(messageAreas)) return undefined;
   everyPage ??= new Set([...staticImportsOf(rootModule, getModuleInfo), ...staticImportsOf(entryModule, getModuleInfo)]);
   withFramework ??= new Set([chunkReloadModule, ...staticImportsOf(chunkReloadModule, getModuleInfo)]);
