@@ -62,9 +62,9 @@ export default defineConfig(({ isSsrBuild }) => ({
  * page needs are a second file (`framework`); code that only some routes use stays with them.
  */
 function shellChunk(id: string, { getModuleInfo }: { getModuleInfo: GetModuleInfo }) {
-  // Message areas are left for Rollup to place with the code that reads them: the barrel every page imports
-  // re-exports them all, and following it would put every area in the shell.
-  if (id === rootModule || id.startsWith(routesDirectory) || id.startsWith(messageAreas)) return undefined;
+  // Message and constant areas are left for Rollup to place with the code that reads them: the barrels every page
+  // imports re-export them all, and following them would put every area in the shell.
+  if (id === rootModule || id.startsWith(routesDirectory) || id === constantsBarrel || areaDirectories.some((areas) => id.startsWith(areas))) return undefined;
   everyPage ??= new Set([...staticImportsOf(rootModule, getModuleInfo), ...staticImportsOf(entryModule, getModuleInfo)]);
   withFramework ??= new Set([chunkReloadModule, ...staticImportsOf(chunkReloadModule, getModuleInfo)]);
   if (!everyPage.has(id)) return undefined;
@@ -76,7 +76,8 @@ type GetModuleInfo = (id: string) => { importedIds: readonly string[] } | null;
 const appDirectory = path.resolve(__dirname, "app") + path.sep;
 const routesDirectory = path.join(appDirectory, "routes") + path.sep;
 const rootModule = path.join(appDirectory, "root.tsx");
-const messageAreas = path.join(appDirectory, "lib", "messages") + path.sep;
+const constantsBarrel = path.join(appDirectory, "lib", "constants.ts");
+const areaDirectories = ["messages", "constants"].map((name) => path.join(appDirectory, "lib", name) + path.sep);
 const entryModule = path.join(appDirectory, "entry.client.tsx");
 const chunkReloadModule = path.join(appDirectory, "lib", "chunk-reload.ts");
 let everyPage: Set<string> | undefined;

@@ -21,8 +21,8 @@ import { RealtimeProvider } from "./components/realtime-provider";
 import { SiteChrome } from "./components/site-chrome";
 import { Toaster } from "./components/toaster";
 import { useBuildVersionCheck } from "./lib/build-version";
-import { PRODUCT_TAGLINE } from "./lib/constants";
-import { messages } from "./lib/messages";
+import { PRODUCT_TAGLINE } from "./lib/constants/site";
+import * as errorText from "./lib/messages/error";
 import { pageMeta } from "./lib/meta";
 import { useNonce } from "./lib/nonce";
 import { swallowed } from "./lib/log.server";
@@ -77,7 +77,7 @@ export const meta: MetaFunction = ({ error, matches }) => {
   const routeError = error ?? matches.find((match) => match.error)?.error;
   if (!routeError) return pageMeta(PRODUCT_TAGLINE);
   const notFound = isRouteErrorResponse(routeError) && routeError.status === 404;
-  return pageMeta(notFound ? messages.error.notFoundTitle : messages.error.title);
+  return pageMeta(notFound ? errorText.notFoundTitle : errorText.title);
 };
 
 export function Layout({ children }: { children: ReactNode }) {

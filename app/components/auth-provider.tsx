@@ -3,7 +3,7 @@ import { createContext, useContext, useEffect, useMemo, useRef, useState, type R
 import type { ApiClient } from "~/lib/api-client";
 import { createLazyApiClient } from "~/lib/lazy-api-client";
 import { applyProfileCheck, applyServerSession, initialAuthState, type AuthState, type ServerSession } from "~/lib/auth-state";
-import { messages } from "~/lib/messages";
+import { invalidSession } from "~/lib/messages/auth";
 
 interface AuthContextValue extends AuthState {
   api: ApiClient;
@@ -70,7 +70,7 @@ export function AuthProvider({ session, children }: { session: ServerSession | n
       <div data-auth-status={value.status} className="contents">
         {value.status === "invalid" ? (
           <p role="alert" className="bg-amber-50 px-4 py-2 text-center text-sm text-amber-900">
-            {messages.auth.invalidSession}
+            {invalidSession}
           </p>
         ) : null}
         {children}

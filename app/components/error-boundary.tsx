@@ -1,6 +1,6 @@
 import { Link, isRouteErrorResponse, useLocation, useNavigate, useRouteError } from "@remix-run/react";
 import type { MouseEvent } from "react";
-import { messages, notFoundMessage } from "~/lib/messages";
+import * as errorText from "~/lib/messages/error";
 
 /**
  * The one error boundary (CONVENTIONS): a 404 shows the not-found page with the message the
@@ -11,7 +11,7 @@ export function GeneralErrorBoundary() {
   const error = useRouteError();
   const location = useLocation();
   if (isRouteErrorResponse(error) && error.status === 404) {
-    const detail = typeof error.data === "string" && error.data ? error.data : notFoundMessage(location.pathname);
+    const detail = typeof error.data === "string" && error.data ? error.data : errorText.notFoundMessage(location.pathname);
     return <NotFoundPage detail={detail} />;
   }
   if (!isRouteErrorResponse(error)) console.error(error);
@@ -20,16 +20,16 @@ export function GeneralErrorBoundary() {
 
 function ErrorPage() {
   return (
-    <ErrorLayout face="(´・ω・`)" title={messages.error.title}>
-      <p>{messages.error.body}</p>
+    <ErrorLayout face="(´・ω・`)" title={errorText.title}>
+      <p>{errorText.body}</p>
     </ErrorLayout>
   );
 }
 
 function NotFoundPage({ detail }: { detail: string }) {
   return (
-    <ErrorLayout face="404" title={messages.error.notFoundTitle}>
-      <p>{messages.error.notFoundBody}</p>
+    <ErrorLayout face="404" title={errorText.notFoundTitle}>
+      <p>{errorText.notFoundBody}</p>
       <p className="mt-2 font-mono text-sm text-slate-500" data-testid="not-found-detail">
         {detail}
       </p>
@@ -50,7 +50,7 @@ function ErrorLayout({ face, title, children }: { face: string; title: string; c
       <div className="mt-8 flex flex-wrap justify-center gap-3">
         <BackButton />
         <Link to="/" className="btn-primary" reloadDocument>
-          {messages.error.top}
+          {errorText.top}
         </Link>
       </div>
     </section>
@@ -70,7 +70,7 @@ function BackButton() {
   return (
     <form action="/" method="get">
       <button type="submit" className="btn-secondary" onClick={goBack}>
-        {messages.error.back}
+        {errorText.back}
       </button>
     </form>
   );

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { PRODUCT_NAME } from "~/lib/constants";
+import { PRODUCT_NAME } from "~/lib/constants/site";
 
 export const documentationLinks = [
   { to: "/support", label: "よくある質問・サポート" },

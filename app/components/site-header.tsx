@@ -1,5 +1,5 @@
 import { Link, NavLink, useRouteLoaderData } from "@remix-run/react";
-import { PRODUCT_NAME } from "~/lib/constants";
+import { PRODUCT_NAME } from "~/lib/constants/site";
 import type { loader as rootLoader } from "~/root";
 import { CoinBalanceButton } from "./coin-purchase";
 import { NotificationBell } from "./notification-bell";

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { TOAST_MS } from "~/lib/constants";
+import { TOAST_MS } from "~/lib/constants/notifications";
 import type { Toast, ToastInput } from "~/lib/toast";
 
 const SHOW_TOAST_EVENT = "gm:toast";

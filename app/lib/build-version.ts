@@ -1,6 +1,6 @@
 import { useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { BUILD_CHECK_INTERVAL_MS } from "./constants";
+import { BUILD_CHECK_INTERVAL_MS } from "./constants/site";
 
 /** Asks the server which build it runs (server/app.ts `/builds/latest`). Null when it cannot tell. */
 export async function fetchLatestBuildId(fetcher: typeof fetch = fetch): Promise<string | null> {

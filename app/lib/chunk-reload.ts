@@ -1,4 +1,4 @@
-import { CHUNK_RELOAD_WINDOW_MS } from "./constants";
+import { CHUNK_RELOAD_WINDOW_MS } from "./constants/site";
 
 const STORAGE_KEY = "gm:chunk-reload";
 

@@ -2,10 +2,10 @@ import * as messages from "./messages/areas";
 
 /**
  * Every user-facing message of the error catalogue (SPEC §8) and the forms, in Japanese, as `messages.area.name`. A
- * namespace, not one object: the bundler keeps only the areas a page's code reads (issue 23).
+ * namespace, not one object: the bundler keeps only the messages the app's code reads (issue 23). Code that runs on
+ * every page (the root route and what it imports) reads an area's module directly instead (`~/lib/messages/error`):
+ * whatever the shell imports statically travels in the shell, this barrel with every area behind it included.
  */
 export { messages };
 
-/** The messages of a 404 (SPEC §8): an unmatched path, and a route whose params are invalid. */
-export const notFoundMessage = (path: string) => `Page not found: ${path}`;
-export const invalidRouteMessage = (path: string) => `Page Not Found: ${path}`;
+export { notFoundMessage, invalidRouteMessage } from "./messages/error";

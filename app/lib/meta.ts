@@ -1,5 +1,5 @@
 import type { MetaDescriptor } from "@remix-run/node";
-import { PRODUCT_NAME, PRODUCT_TAGLINE } from "./constants";
+import { PRODUCT_NAME, PRODUCT_TAGLINE } from "./constants/site";
 
 /** `{page} - GamerMatch - ゲーマーマッチングプラットフォーム` (SPEC §1, PRODUCT §1). */
 export function pageTitle(page: string) {

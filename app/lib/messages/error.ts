@@ -4,3 +4,7 @@ export const back = "前のページに戻る";
 export const top = "トップページへ";
 export const notFoundTitle = "ページが見つかりません";
 export const notFoundBody = "お探しのページは移動または削除された可能性があります。";
+
+/** The messages of a 404 (SPEC §8): an unmatched path, and a route whose params are invalid. */
+export const notFoundMessage = (path: string) => `Page not found: ${path}`;
+export const invalidRouteMessage = (path: string) => `Page Not Found: ${path}`;

@@ -1,0 +1,23 @@
+/** Accounts (PRODUCT §3, §4, §9). */
+export const ACCESS_TOKEN_TTL_SECONDS = 3600;
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 72;
+export const DISPLAY_NAME_MAX = 30;
+export const BIO_MAX = 500;
+export const GAME_RANK_MAX = 30;
+export const GAME_SLUG_MAX = 64;
+export const PROFILE_GAMES_MAX = 10;
+/**
+ * Failed sign-in attempts: 10 per 15 minutes per address and per (account, address); then that address gets 429.
+ * Per account alone there is no limit, only a growing delay (PRODUCT §9), so a stranger can slow a guesser's
+ * every address down but never lock the owner out: from the 10th failure in the window each attempt on the
+ * account waits 0.5 s, doubling per further failure up to 5 s.
+ */
+export const SIGN_IN_RATE_LIMIT = { limit: 10, windowMs: 15 * 60_000 } as const;
+export const SIGN_IN_ACCOUNT_DELAY = { afterFailures: 10, baseMs: 500, maxMs: 5_000 } as const;
+/** user_metadata (signUp's `options.data`) rides in every token and cookie: keep it small. */
+export const USER_METADATA_MAX_BYTES = 8 * 1024;
+/** How deep user_metadata may nest. */
+export const JSON_DEPTH_MAX = 16;
+/** A spent refresh token presented again within this window (two tabs refreshing at once) gets the current session. */
+export const REFRESH_TOKEN_REUSE_INTERVAL_MS = 10_000;

@@ -1,0 +1,24 @@
+/** Chat (SPEC §9, PRODUCT §9). */
+export const CHAT_ROOMS_PAGE_SIZE = 20;
+export const CHAT_MESSAGES_PAGE_SIZE = 30;
+export const CHAT_MESSAGE_MAX = 1000;
+export const CHAT_ROOM_NAME_MAX = 50;
+export const CHAT_GROUP_MAX_PARTICIPANTS = 20;
+/**
+ * Load shedding (ADR 011): API requests in progress, queries waiting for a database connection, and the event
+ * loop's lateness, beyond which new API work is refused with 503 + Retry-After. Past its ceiling (`npm run
+ * bench:chat -- --ceiling`) the server's queue grows without bound; these keep a refusal and /healthz fast.
+ */
+export const OVERLOAD_DEFAULTS = {
+  maxInFlight: 64,
+  maxDatabaseQueue: 64,
+  /** The event loop's mean delay over a window of eventLoopWindowMs, in lateWindows windows in a row: saturated. */
+  maxEventLoopDelayMs: 100,
+  eventLoopWindowMs: 500,
+  lateWindows: 3,
+  retryAfterSeconds: 1,
+} as const;
+
+export const CHAT_RATE_LIMIT = { limit: 10, windowMs: 10_000 } as const;
+export const REALTIME_CONNECT_TIMEOUT_MS = 10_000;
+export const CHAT_POPUP_MS = 5_000;

@@ -1,0 +1,27 @@
+/** The product's name, time, the browser's reload/retry/build checks, and limits shared by every form and list. */
+
+export const PRODUCT_NAME = "GamerMatch";
+export const PRODUCT_TAGLINE = "ゲーマーマッチングプラットフォーム";
+
+/** Every time shown to a person is in this zone (SPEC §1). */
+export const DISPLAY_TIME_ZONE = "Asia/Tokyo";
+/** A numeric timestamp below this is in seconds, otherwise in milliseconds (SPEC §3). */
+export const SECONDS_TIMESTAMP_LIMIT = 1e12;
+
+/** A failed chunk load reloads a path at most once within this window (SPEC §9). */
+export const CHUNK_RELOAD_WINDOW_MS = 10_000;
+/** The API client tries a failed network request this many times in all, pausing 100 ms × attempt (SPEC §7, §9). */
+export const FETCH_RETRY_ATTEMPTS = 3;
+export const FETCH_RETRY_DELAY_MS = 100;
+
+/** How often an open tab asks whether a new build was deployed. */
+export const BUILD_CHECK_INTERVAL_MS = 5 * 60_000;
+
+/** Text fields without a product limit of their own (ADR 014): an email, a URL, a path to return to, a typed password. */
+export const EMAIL_MAX = 254;
+export const URL_MAX = 2048;
+export const REDIRECT_TO_MAX = 2048;
+export const PASSWORD_INPUT_MAX = 1024;
+/** Query strings: the largest offset and page number a list accepts; beyond is a 400, not a database error. */
+export const QUERY_OFFSET_MAX = 1_000_000;
+export const PAGE_NUMBER_MAX = 10_000;
