@@ -4,7 +4,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { ensureChromium } from "./support/chromium.mjs";
+import { ensureChromium, ensureJapaneseFont } from "./support/chromium.mjs";
 
 const reports = path.resolve(".test-reports");
 fs.rmSync(reports, { recursive: true, force: true });
@@ -67,6 +67,7 @@ if (!run("build", "npm", ["run", "build", "--silent"])) {
     vitest("pglite", ["integration"], pgliteEnv);
   }
 
+  ensureJapaneseFont();
   const browser = await ensureChromium();
   if ("error" in browser) {
     failed += 1;

@@ -26,7 +26,7 @@ export function ChatPopups() {
 
   if (!popup) return null;
   return (
-    <div className="fixed right-4 bottom-4 z-50 w-80 max-w-[calc(100vw-2rem)]" role="status" aria-live="polite">
+    <div className="fixed right-4 bottom-[calc(var(--phone-nav-height)+1rem)] z-50 w-80 max-w-[calc(100vw-2rem)]" role="status" aria-live="polite">
       <button
         type="button"
         onClick={() => {

@@ -1,11 +1,13 @@
-import { Link, NavLink, useRouteLoaderData } from "@remix-run/react";
+import { Link, NavLink } from "@remix-run/react";
 import { PRODUCT_NAME } from "~/lib/constants/site";
-import type { loader as rootLoader } from "~/root";
+import type { Viewer } from "./site-chrome";
 import { CoinBalanceButton } from "./coin-purchase";
 import { NotificationBell } from "./notification-bell";
+import { PhoneMenu } from "./phone-nav";
 import { SignOutButton } from "./sign-out-button";
 import { UnreadChatBadge } from "./unread-chat-badge";
 
+// From 640 px the header holds the section links; below, the phone bar and the header's menu do (phone-nav.tsx).
 // `from`: shown only from that width, so the signed-in header fits at 640 and 1024 px; below it the logo is the way
 // home, the home page links every section (さがす, フィード, ゲーム, イベント) and サポート is in the footer.
 const shownFrom = { lg: "hidden lg:inline-flex", xl: "hidden xl:inline-flex" } as const;
@@ -21,9 +23,8 @@ const navItems = [
 const navClass = ({ isActive }: { isActive: boolean }) =>
   `whitespace-nowrap rounded-md px-1.5 py-2 font-medium lg:px-3 ${isActive ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100"}`;
 
-export function SiteHeader() {
-  // Absent when the root loader itself failed (the error page still gets a header).
-  const viewer = useRouteLoaderData<typeof rootLoader>("root")?.viewer ?? null;
+/** `viewer` is null when signed out, and when the root loader itself failed (the error page still gets a header). */
+export function SiteHeader({ viewer, unreadChat }: { viewer: Viewer | null; unreadChat: number }) {
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-2 px-3 sm:gap-4 sm:px-4">
@@ -36,7 +37,6 @@ export function SiteHeader() {
           </span>
           <span className="sr-only md:not-sr-only">{PRODUCT_NAME}</span> <span className="sr-only">ホーム</span>
         </Link>
-        {/* On a phone the logo is the way home, whose section links lead everywhere; サポート is in the footer. */}
         <nav aria-label="メインメニュー" className="hidden items-center gap-1 text-sm sm:flex">
           {navItems.map((item) => (
             <NavLink key={item.to} to={item.to} end={item.end} className={(state) => `${navClass(state)} ${item.from ? shownFrom[item.from as keyof typeof shownFrom] : ""}`}>
@@ -55,11 +55,12 @@ export function SiteHeader() {
                 className="inline-flex items-center whitespace-nowrap rounded-md px-1.5 py-2 text-slate-600 hover:bg-slate-100 sm:px-2"
                 initialCount={viewer.unreadNotifications}
               />
-              <NavLink to="/chat" className={navClass}>
+              {/* On a phone these two are in the bar at the bottom. */}
+              <NavLink to="/chat" className={(state) => `${navClass(state)} hidden sm:inline-flex`}>
                 チャット
-                <UnreadChatBadge />
+                <UnreadChatBadge count={unreadChat} className="ml-1" />
               </NavLink>
-              <NavLink to="/mypage" className={navClass}>
+              <NavLink to="/mypage" className={(state) => `${navClass(state)} hidden sm:inline-flex`}>
                 マイページ
               </NavLink>
               {/* Below 1024 px, sign-out is on /settings (linked from マイページ). */}
@@ -67,7 +68,7 @@ export function SiteHeader() {
             </>
           ) : (
             <>
-              <NavLink to="/login" className={navClass}>
+              <NavLink to="/login" className={(state) => `${navClass(state)} hidden sm:inline-flex`}>
                 ログイン
               </NavLink>
               <Link to="/signup" className="btn-primary min-h-9 px-3">
@@ -75,6 +76,7 @@ export function SiteHeader() {
               </Link>
             </>
           )}
+          <PhoneMenu signedIn={viewer !== null} />
         </div>
       </div>
     </header>

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { useAuth } from "~/components/auth-provider";
 import { Avatar } from "~/components/presence";
 import { useRealtime, useRealtimeEvent } from "~/components/realtime-provider";
+import { useVisualViewportHeight } from "~/components/use-visual-viewport-height";
 import { requireProfile } from "~/lib/auth.server";
 import type { ChatMessageEvent } from "~/lib/chat-rules";
 import { roomTitle } from "~/lib/chat-view";
@@ -106,11 +107,15 @@ export default function ChatRoomPage() {
       .catch(() => {});
   }, [reconnects, api, roomId, loaded.before]);
 
-  // Follow the conversation when a message is added at the end, not when older ones are prepended.
+  // Follow the conversation when a message is added at the end, not when older ones are prepended; and when the
+  // on-screen keyboard opens or closes, keep the newest message above the composer.
   const newestId = shown.at(-1)?.id;
   useEffect(() => {
     if (!loaded.before) bottom.current?.scrollIntoView({ block: "end" });
   }, [newestId, loaded.before]);
+  useVisualViewportHeight(() => {
+    if (!loaded.before) bottom.current?.scrollIntoView({ block: "end" });
+  });
 
   const loadOlder = async (event?: React.MouseEvent) => {
     const oldest = shown.find((m) => !m.pending);
@@ -217,7 +222,7 @@ export default function ChatRoomPage() {
         </ol>
         <div ref={bottom} />
       </div>
-      <Form method="post" onSubmit={send} className="border-t border-slate-200 bg-white p-3">
+      <Form method="post" onSubmit={send} className="border-t border-slate-200 bg-white p-3" data-composer="">
         {actionError || sendError ? (
           <p role="alert" className="mb-2 text-sm text-red-600">
             {sendError ?? actionError}

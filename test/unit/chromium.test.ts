@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ensureChromium, findChromium, installersFor, MISSING_BROWSER_LINE } from "../support/chromium.mjs";
+import { ensureChromium, ensureJapaneseFont, findChromium, installersFor, JAPANESE_FONT_PACKAGE, MISSING_BROWSER_LINE } from "../support/chromium.mjs";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-chromium-"));
 const nowhere = path.join(dir, "no-such-browser");
@@ -77,5 +77,23 @@ describe("obtaining one when there is none", () => {
     expect(MISSING_BROWSER_LINE).not.toContain("\n");
     expect(MISSING_BROWSER_LINE).toMatch(/apt-get install chromium.*npx playwright install chromium.*CHROMIUM_PATH/);
     expect(lines.filter((line) => line.startsWith("no Chromium found; installing"))).toHaveLength(2);
+  });
+});
+
+describe("a font for the pages' Japanese", () => {
+  const debianRoot = installersFor({ platform: "linux", uid: 0, debian: true, hasApt: true });
+  it("installs Debian's Japanese Gothic when fontconfig has no Japanese font, updating the package lists if it must", () => {
+    const ran: string[] = [];
+    ensureJapaneseFont({ has: () => false, installers: debianRoot, run: (steps) => (ran.push(steps.map((step) => step.flat().join(" ")).join("; ")), ran.length > 1), log: () => {} });
+    expect(ran).toEqual([`apt-get install -y -qq ${JAPANESE_FONT_PACKAGE}`, "apt-get update -qq", `apt-get install -y -qq ${JAPANESE_FONT_PACKAGE}`]);
+  });
+
+  it("leaves a machine that has one, or cannot say, alone; where it cannot install one, says so in a line", () => {
+    const ran: unknown[] = [];
+    for (const has of [true, undefined]) ensureJapaneseFont({ has: () => has, installers: debianRoot, run: (steps) => (ran.push(steps), true), log: () => {} });
+    expect(ran).toEqual([]);
+    const lines: string[] = [];
+    ensureJapaneseFont({ has: () => false, installers: installersFor({ platform: "darwin" }), run: () => true, log: (line) => lines.push(line) });
+    expect(lines).toEqual([expect.stringMatching(/^no Japanese font: .*fonts-ipafont-gothic/)]);
   });
 });

@@ -1,0 +1,257 @@
+// ./scenes' `test` (plain Playwright): these tests make hundreds of navigations whose pages accessibility.spec.ts
+// already checks with axe-core at the same width.
+import fs from "node:fs";
+import path from "node:path";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { signInContext } from "../support/first-load.mjs";
+import { createUser, E2E_PASSWORD } from "./fixtures";
+import { fillPath, makeScene, SPEC_PAGES, test } from "./scenes";
+
+/**
+ * Phones first (issue 24): on a 360×640 screen the bar at the bottom reaches さがす, チケット, チャット and マイページ
+ * from every page of SPEC §2 (a visitor's bar さがす, フィード and ログイン, the menu チケット), with JavaScript and
+ * without it; the header's menu reaches every other section; the bar covers nothing and steps aside while typing in a
+ * chat room, whose composer stays above the on-screen keyboard; every page's primary action is thumb-sized.
+ */
+
+const PHONE = { width: 360, height: 640 };
+test.use({ viewport: PHONE, hasTouch: true });
+
+const bar = (page: Page) => page.getByRole("navigation", { name: "メインメニュー" });
+const menuButton = (page: Page) => page.locator("header summary", { hasText: "メニュー" });
+const menu = (page: Page) => page.getByRole("navigation", { name: "その他のメニュー" });
+
+const MEMBER_BAR = [
+  { label: "さがす", path: "/explore" },
+  { label: "チケット", path: "/tickets" },
+  { label: "チャット", path: "/chat" },
+  { label: "マイページ", path: "/mypage" },
+];
+const VISITOR_BAR = [
+  { label: "さがす", path: "/explore" },
+  { label: "フィード", path: "/feed" },
+  { label: "ログイン", path: "/login" },
+];
+const MEMBER_MENU = [
+  { label: "フィード", path: "/feed" },
+  { label: "ゲーム", path: "/games" },
+  { label: "イベント", path: "/events" },
+  { label: "コイン", path: "/coins" },
+  { label: "設定", path: "/settings" },
+  { label: "サポート", path: "/support" },
+];
+const VISITOR_MENU = [
+  { label: "チケット", path: "/tickets" },
+  { label: "ゲーム", path: "/games" },
+  { label: "イベント", path: "/events" },
+  { label: "コイン", path: "/coins" },
+  { label: "サポート", path: "/support" },
+];
+
+/** Opens `path` and waits until the page is usable: hydrated with JavaScript, loaded without. */
+async function open(page: Page, path: string, javaScript: boolean) {
+  const response = await page.goto(path);
+  expect(response?.status(), `${path} answers`).toBe(200);
+  if (javaScript) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}
+
+/** The pages in groups of `size`, so Playwright (fullyParallel) spreads the groups over its workers. */
+const chunks = <T,>(items: T[], size: number) => Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, (index + 1) * size));
+
+for (const javaScript of [true, false]) {
+  const mode = javaScript ? "with JavaScript" : "without JavaScript";
+
+  test.describe(mode, () => {
+    test.use({ javaScriptEnabled: javaScript });
+
+    for (const member of [true, false]) {
+      const pages = SPEC_PAGES.filter((entry) => (member ? entry.signedIn : entry.signedOut)).map((entry) => entry.path);
+      const destinations = member ? MEMBER_BAR : VISITOR_BAR;
+      for (const group of chunks(pages, 12)) {
+        test(`${member ? "signed in" : "signed out"}, the bar reaches ${destinations.map((d) => d.label).join(", ")} from ${group.join(" ")}`, async ({ page, context, baseURL, scene }) => {
+          test.setTimeout(90_000);
+          if (member) await signInContext(context, baseURL, scene.member);
+          for (const [index, pattern] of group.entries()) {
+            const from = fillPath(pattern, scene.ids);
+            await open(page, from, javaScript);
+            // Every destination is there and would take the tap (a trial click: Playwright's checks that it is visible,
+            // still, enabled and not covered, without the click); one of them, a different one from page to page, is
+            // followed. A visitor's チケット is in the menu: two taps.
+            for (const destination of destinations) {
+              const link = bar(page).getByRole("link", { name: destination.label });
+              await expect(link, `${destination.label} on ${from}`).toHaveAttribute("href", destination.path);
+              await link.click({ trial: true });
+            }
+            if (!member) {
+              await menuButton(page).click();
+              await expect(menu(page).getByRole("link", { name: "チケット" })).toHaveAttribute("href", "/tickets");
+              await menu(page).getByRole("link", { name: "チケット" }).click({ trial: true });
+            }
+            const destination = destinations[index % destinations.length]!;
+            await bar(page).getByRole("link", { name: destination.label }).click();
+            await expect(page, `${destination.label} from ${from}`).toHaveURL((url) => url.pathname === destination.path);
+            await expect(bar(page).getByRole("link", { name: destination.label })).toHaveAttribute("aria-current", "page");
+          }
+        });
+      }
+
+      test(`${member ? "signed in" : "signed out"}, every entry of the header's menu is reached in two taps`, async ({ page, context, baseURL, scene }) => {
+        if (member) await signInContext(context, baseURL, scene.member);
+        const from = `/chat/${scene.ids.roomId}`;
+        for (const entry of member ? MEMBER_MENU : VISITOR_MENU) {
+          await open(page, member ? from : "/explore", javaScript);
+          await expect(menu(page)).toBeHidden();
+          await menuButton(page).click();
+          await menu(page).getByRole("link", { name: entry.label }).click();
+          await expect(page).toHaveURL((url) => url.pathname === entry.path);
+          await expect(menu(page), "the menu is closed on the new page").toBeHidden();
+        }
+        if (member) {
+          await open(page, from, javaScript);
+          await menuButton(page).click();
+          await menu(page).getByRole("button", { name: "ログアウト" }).click();
+          await expect(page).toHaveURL((url) => url.pathname === "/");
+          await expect(bar(page).getByRole("link", { name: "ログイン" })).toBeVisible();
+        }
+      });
+    }
+
+    test("the bar covers nothing: the end of a long page scrolls clear of it", async ({ page }) => {
+      await open(page, "/terms", javaScript);
+      await page.mouse.wheel(0, 100_000);
+      const last = page.getByRole("contentinfo").getByText("© GamerMatch");
+      await last.scrollIntoViewIfNeeded();
+      const barTop = (await bar(page).boundingBox())!.y;
+      const lastBox = (await last.boundingBox())!;
+      expect(lastBox.y + lastBox.height).toBeLessThanOrEqual(barTop);
+    });
+  });
+}
+
+test.describe("with JavaScript", () => {
+  test("the menu closes with Escape, a tap outside it, and a navigation", async ({ page }) => {
+    await open(page, "/explore", true);
+    await menuButton(page).click();
+    await expect(menu(page)).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(menu(page)).toBeHidden();
+    await expect(menuButton(page)).toBeFocused();
+
+    await menuButton(page).click();
+    // Left of the menu, which covers the right of the page.
+    await page.mouse.click(10, PHONE.height / 2);
+    await expect(menu(page)).toBeHidden();
+
+    await menuButton(page).click();
+    await bar(page).getByRole("link", { name: "フィード" }).click();
+    await expect(page).toHaveURL(/\/feed$/);
+    await expect(menu(page)).toBeHidden();
+  });
+
+  test("in a chat room the screen is the conversation: the bar steps aside while typing, the composer stays above the keyboard", async ({ page, context, baseURL, scene }) => {
+    await signInContext(context, baseURL, scene.member);
+    await open(page, `/chat/${scene.ids.roomId}`, true);
+    const composer = page.locator("form[data-composer]");
+    const textbox = page.getByRole("textbox", { name: "メッセージ" });
+    // Filled: from under the header to the bar, with no page scroll.
+    const barBox = (await bar(page).boundingBox())!;
+    const composerBox = (await composer.boundingBox())!;
+    expect(Math.abs(composerBox.y + composerBox.height - barBox.y)).toBeLessThanOrEqual(1);
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(PHONE.height);
+
+    await textbox.click();
+    await expect(bar(page)).toBeHidden();
+    const typing = (await composer.boundingBox())!;
+    expect(Math.abs(typing.y + typing.height - PHONE.height)).toBeLessThanOrEqual(1);
+
+    // The on-screen keyboard: the browser shrinks the visual viewport (to 300 px here) and says so.
+    await page.evaluate(() => {
+      const viewport = window.visualViewport!;
+      Object.defineProperty(viewport, "height", { configurable: true, get: () => 300 });
+      viewport.dispatchEvent(new Event("resize"));
+    });
+    await expect.poll(async () => (await composer.boundingBox())!.y + (await composer.boundingBox())!.height).toBeLessThanOrEqual(300);
+    await expect(textbox).toBeFocused();
+    await expect(page.getByRole("list", { name: "メッセージ一覧" }).getByRole("listitem").last()).toBeInViewport();
+
+    await page.evaluate(() => {
+      const viewport = window.visualViewport!;
+      delete (viewport as unknown as { height?: number }).height;
+      viewport.dispatchEvent(new Event("resize"));
+    });
+    await textbox.blur();
+    await expect(bar(page)).toBeVisible();
+  });
+
+  test("every page's primary action (book, buy, send, post, review) is at least 44 px tall", async ({ page, context, baseURL, scene, request }) => {
+    const review = await completedBooking(request);
+    await signInContext(context, baseURL, { email: review.buyer.email, password: E2E_PASSWORD });
+    const expectThumbSized = async (name: RegExp) => {
+      const box = await page.getByRole("button", { name }).boundingBox();
+      expect(box, `${name} on ${page.url()}`).not.toBeNull();
+      expect(box!.height, `${name} on ${page.url()}`).toBeGreaterThanOrEqual(44);
+    };
+    // Booking: the ticket's page, then (with its suggested start time) the confirmation's.
+    await open(page, `/tickets/${scene.ids.ticketId}`, true);
+    await expectThumbSized(/購入内容を確認する/);
+    await page.getByRole("button", { name: /購入内容を確認する/ }).click();
+    await expect(page).toHaveURL(/\/confirm\?/);
+    await expectThumbSized(/コインで購入する/);
+    for (const [path, name] of [
+      ["/coins/checkout/1", /購入する|支払う/],
+      [`/chat/${review.roomId}`, /^送信$/],
+      ["/posts/new", /投稿する/],
+      [`/settings/ticket-management/${review.bookingId}/review`, /レビューを送信する/],
+    ] as const) {
+      await open(page, path, true);
+      await expectThumbSized(name);
+    }
+  });
+
+  test("the README's phone screenshots: home and a chat room, signed in", async ({ browser, request, baseURL }) => {
+    // Its own scene, with names and words a person would see.
+    const scene = await makeScene(request, {
+      seller: "そら",
+      member: "みなと",
+      title: "VALORANT エイム練習に付き合います",
+      messages: [
+        ["seller", "はじめまして！ランク上げを手伝ってもらえませんか？"],
+        ["member", "もちろんです。今夜21時からどうですか？"],
+        ["seller", "ありがとうございます！よろしくお願いします"],
+      ],
+    });
+    const context = await browser.newContext({ baseURL, viewport: PHONE, deviceScaleFactor: 2, hasTouch: true, isMobile: true, locale: "ja-JP", timezoneId: "Asia/Tokyo" });
+    await signInContext(context, baseURL, scene.member);
+    const page = await context.newPage();
+    // Written where the run's reports go; UPDATE_SCREENSHOTS=1 writes the README's own copies in docs/screenshots.
+    const directory = process.env.UPDATE_SCREENSHOTS ? path.resolve("docs/screenshots") : path.resolve(".test-reports/screenshots");
+    fs.mkdirSync(directory, { recursive: true });
+    for (const [name, address] of [
+      ["phone-home.png", "/"],
+      ["phone-chat.png", `/chat/${scene.ids.roomId}`],
+    ]) {
+      await open(page, address!, true);
+      await page.waitForLoadState("networkidle");
+      await page.screenshot({ path: path.join(directory, name!) });
+      expect(fs.statSync(path.join(directory, name!)).size).toBeGreaterThan(10_000);
+    }
+    await context.close();
+  });
+});
+
+/** A booking the buyer can review (accepted, started, completed), and their chat room with the seller. */
+async function completedBooking(request: APIRequestContext) {
+  const seller = await createUser(request, "大きなボタンの販売者");
+  const buyer = await createUser(request, "大きなボタンの購入者");
+  const auth = (user: { token: string }, key?: string) => ({ Authorization: `Bearer ${user.token}`, ...(key ? { "Idempotency-Key": key } : {}) });
+  expect((await request.post("/api/coins/orders", { data: { packageId: 2 }, headers: auth(buyer, crypto.randomUUID()) })).status()).toBe(201);
+  const listing = await request.post("/api/listings", { data: { title: "大きなボタンの確認", gameSlug: "apex-legends", pricePerUnit: 300, minutesPerUnit: 30, maxUnits: 2 }, headers: auth(seller) });
+  const listingId = (await listing.json()).data.listing.id as string;
+  const booked = await request.post(`/api/listings/${listingId}/purchase`, { data: { units: 1, desiredStartTime: Date.now() + 60_000 }, headers: auth(buyer, crypto.randomUUID()) });
+  const bookingId = (await booked.json()).data.ticket.id as string;
+  for (const [user, action] of [[seller, "accept"], [seller, "start"], [buyer, "complete"]] as const) {
+    expect((await request.post(`/api/tickets/${bookingId}/${action}`, { data: {}, headers: auth(user) })).status()).toBe(200);
+  }
+  const room = await request.post("/api/chat/rooms", { data: { participantIds: [seller.id], type: "DIRECT", name: null }, headers: auth(buyer) });
+  return { buyer, bookingId, roomId: (await room.json()).data.chatRoom.id as string };
+}

@@ -1,0 +1,73 @@
+// A member's world for the specs that visit every page of SPEC §2 without the axe fixture (first-load.spec.ts,
+// phone-nav.spec.ts): made once per worker through the API, like a person would have it.
+import { test as base, expect, type APIRequestContext } from "@playwright/test";
+import { findPublicIds, firstLoadPages, type DemoIds } from "../support/first-load.mjs";
+import { createUser, E2E_PASSWORD } from "./fixtures";
+
+/** SPEC §2's pages (test/support/first-load.mjs) with each id as its `{name}`, so tests are named before the ids exist. */
+export const SPEC_PAGES = firstLoadPages({
+  eventId: "{eventId}",
+  gameSlug: "{gameSlug}",
+  communitySlug: "{communitySlug}",
+  uid: "{uid}",
+  ticketId: "{ticketId}",
+  roomId: "{roomId}",
+  coinPackageId: "{coinPackageId}",
+});
+
+/** A page's address with the scene's ids in place of its `{names}`. */
+export const fillPath = (pattern: string, ids: DemoIds) => pattern.replace(/\{(\w+)\}/g, (_, name: keyof DemoIds) => ids[name]);
+
+export type Scene = { ids: DemoIds; member: { email: string; password: string } };
+
+/**
+ * The e2e server runs as production, without the demo accounts the bench signs in as; adding them (ALLOW_DEMO_ACCOUNTS)
+ * would change what the other specs count on (discovery.spec.ts, for one, lists its ticket in a game where no one else
+ * has any). So the member is made here with what the demo account has: coins, a booking of a seller's ticket (the
+ * seller's profile and that ticket are pages of the list) and a chat room with the seller's messages.
+ */
+export async function makeScene(
+  request: APIRequestContext,
+  { seller: sellerName = "計測の出品者", member: memberName = "計測の会員", title = "計測用のチケット", messages = [["seller", "よろしくお願いします"]] } = {} as {
+    seller?: string;
+    member?: string;
+    title?: string;
+    messages?: ["seller" | "member", string][];
+  },
+): Promise<Scene> {
+  const seller = await createUser(request, sellerName);
+  const member = await createUser(request, memberName);
+  const auth = (user: { token: string }, key?: string) => ({ Authorization: `Bearer ${user.token}`, ...(key ? { "Idempotency-Key": key } : {}) });
+
+  const listing = await request.post("/api/listings", {
+    data: { title, gameSlug: "valorant", description: "ボイスチャットあり", pricePerUnit: 300, minutesPerUnit: 60, maxUnits: 2 },
+    headers: auth(seller),
+  });
+  expect(listing.status()).toBe(201);
+  const ticketId = (await listing.json()).data.listing.id as string;
+  expect((await request.post("/api/coins/orders", { data: { packageId: 2 }, headers: auth(member, crypto.randomUUID()) })).status()).toBe(201);
+  const booked = await request.post(`/api/listings/${ticketId}/purchase`, { data: { units: 1, desiredStartTime: Date.now() + 86_400_000 }, headers: auth(member, crypto.randomUUID()) });
+  expect(booked.status()).toBe(201);
+
+  const room = await request.post("/api/chat/rooms", { data: { participantIds: [seller.id], type: "DIRECT", name: null }, headers: auth(member) });
+  expect(room.ok()).toBe(true);
+  const roomId = (await room.json()).data.chatRoom.id as string;
+  for (const [author, content] of messages) {
+    const sent = await request.post("/api/chat/messages", { data: { roomId, content, messageType: "TEXT", metadata: null }, headers: auth(author === "seller" ? seller : member) });
+    expect(sent.ok()).toBe(true);
+  }
+
+  return { ids: { ...(await findPublicIds(request)), uid: seller.id, ticketId, roomId }, member: { email: member.email, password: E2E_PASSWORD } };
+}
+
+/** Playwright's `test` (no axe fixture) with a worker's {@link makeScene}: what is measured does not depend on who looks. */
+export const test = base.extend<object, { scene: Scene }>({
+  scene: [
+    async ({ playwright }, use, workerInfo) => {
+      const request = await playwright.request.newContext({ baseURL: workerInfo.project.use.baseURL });
+      await use(await makeScene(request));
+      await request.dispose();
+    },
+    { scope: "worker" },
+  ],
+});
