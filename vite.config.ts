@@ -62,8 +62,9 @@ export default defineConfig(({ isSsrBuild }) => ({
  * page needs are a second file (`framework`); code that only some routes use stays with them.
  */
 function shellChunk(id: string, { getModuleInfo }: { getModuleInfo: GetModuleInfo }) {
-  // Message and constant areas are left for Rollup to place with the code that reads them: the barrels every page
-  // imports re-export them all, and following them would put every area in the shell.
+  // Message and constant areas (and the constants barrel) are left for Rollup to place with the code that reads them.
+  // Rollup puts every static import of a manual chunk's modules into that chunk, so the shell's own code imports
+  // areas directly (`~/lib/constants/site`, `~/lib/messages/error`), never a barrel over all of them (ADR 025).
   if (id === rootModule || id.startsWith(routesDirectory) || id === constantsBarrel || areaDirectories.some((areas) => id.startsWith(areas))) return undefined;
   everyPage ??= new Set([...staticImportsOf(rootModule, getModuleInfo), ...staticImportsOf(entryModule, getModuleInfo)]);
   withFramework ??= new Set([chunkReloadModule, ...staticImportsOf(chunkReloadModule, getModuleInfo)]);

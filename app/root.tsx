@@ -86,7 +86,9 @@ export function Layout({ children }: { children: ReactNode }) {
     <html lang="ja">
       <head>
         <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* viewport-fit=cover: on a phone with a home indicator or a notch the page reaches the screen's edges and pads
+            itself by the safe-area insets (app.css, the phone bar), rather than the browser letterboxing it. */}
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
         <meta name="theme-color" content="#5b3fd6" />
         <Meta />
         <Links />

@@ -51,7 +51,7 @@ const menuFor = {
  */
 export function PhoneNavBar({ signedIn, unreadChat }: { signedIn: boolean; unreadChat: number }) {
   return (
-    <nav aria-label="メインメニュー" data-phone-nav="" className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white/95 pb-[env(safe-area-inset-bottom)] backdrop-blur sm:hidden">
+    <nav aria-label="メインメニュー" data-phone-nav="" className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white/95 pr-[env(safe-area-inset-right)] pb-[env(safe-area-inset-bottom)] pl-[env(safe-area-inset-left)] backdrop-blur sm:hidden">
       <ul className="mx-auto flex max-w-md">
         {barFor[signedIn ? "member" : "visitor"].map((item) => (
           <li key={item.to} className="flex-1">

@@ -178,7 +178,7 @@ export default function ExplorePage() {
             )}
           </div>
         ) : (
-          <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="検索結果のチケット">
+          <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="検索結果のチケット">
             {listings.map((listing) => (
               <li key={listing.id}>
                 <ListingCard listing={listing} />

@@ -67,7 +67,7 @@ export default function GamePage() {
         {sellers.length === 0 ? (
           <p className="rounded-xl bg-white p-6 text-slate-600 ring-1 ring-slate-200">まだこのゲームのチケットはありません。</p>
         ) : (
-          <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="チケット">
+          <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="チケット">
             {sellers.map((listing) => (
               <li key={listing.id}>
                 <ListingCard listing={listing} />

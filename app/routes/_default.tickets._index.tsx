@@ -79,7 +79,7 @@ export default function TicketsPage() {
           </p>
         </div>
       ) : (
-        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {listings.map((listing) => (
             <li key={listing.id}>
               <ListingCard listing={listing} />

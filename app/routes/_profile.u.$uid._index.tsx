@@ -33,7 +33,7 @@ export default function ProfileOverview() {
         {listings.length === 0 ? (
           <p className="rounded-lg bg-slate-50 px-4 py-4 text-center text-sm text-slate-600">販売中のチケットはありません。</p>
         ) : (
-          <ul className="grid gap-3 sm:grid-cols-2">
+          <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2">
             {listings.map((listing) => (
               <li key={listing.id}>
                 <ListingCard listing={listing} />

@@ -29,7 +29,7 @@ test("two people chat live in two browsers", async ({ browser, request }) => {
   const popup = bobPage.getByRole("status").filter({ hasText: "今夜APEXやりませんか？" });
   await expect(popup).toBeVisible();
   await expect(popup).toContainText("アリス");
-  await expect(bobPage.getByTestId("unread-chat-count")).toHaveText(/1/);
+  await expect(bobPage.getByRole("banner").getByTestId("unread-chat-count")).toHaveText(/1/);
   await popup.getByRole("button").click();
   await expect(bobPage).toHaveURL(`/chat/${roomId}`);
   await expect(bobPage.getByRole("list", { name: "メッセージ一覧" })).toContainText("今夜APEXやりませんか？");

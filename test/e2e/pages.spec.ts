@@ -36,10 +36,10 @@ test("the support and legal pages are reachable from the footer", async ({ page 
 
 test("an FAQ answer opens from the keyboard", async ({ page }) => {
   await page.goto("/support");
-  const question = page.locator("summary").first();
+  const question = page.getByRole("main").locator("summary").first();
   await question.focus();
   await page.keyboard.press("Enter");
-  await expect(page.locator("details").first()).toHaveAttribute("open", "");
+  await expect(page.getByRole("main").locator("details").first()).toHaveAttribute("open", "");
 });
 
 test("an unknown path shows the 404 page with status 404", async ({ page }) => {
@@ -81,18 +81,20 @@ test("signed in, the 404 page's header shows the real unread count and balance, 
 });
 
 test.describe("on a phone", () => {
-  test.use({ viewport: { width: 375, height: 740 } });
+  test.use({ viewport: { width: 360, height: 640 } });
   test("the home page fits the screen without sideways scrolling", async ({ page }) => {
     await page.goto("/");
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
   });
 
-  test("signed in, the header (bell, chat, my page) fits too", async ({ page, request }) => {
+  test("signed in, the header (bell, menu) and the bar (chat, my page) fit too", async ({ page, request }) => {
     const me = await createUser(request, "スマホユーザー");
     await login(page, me.email, "/notifications");
     await expect(page.getByRole("banner").getByRole("link", { name: /通知/ })).toBeVisible();
-    await expect(page.getByRole("banner").getByRole("link", { name: "マイページ" })).toBeVisible();
+    await expect(page.getByRole("banner").locator("summary")).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "メインメニュー" }).getByRole("link", { name: "チャット" })).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "メインメニュー" }).getByRole("link", { name: "マイページ" })).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
   });

@@ -208,6 +208,33 @@ test.describe("with JavaScript", () => {
     }
   });
 
+  test("the coin, post and review dialogs fit the screen, their actions in reach", async ({ page, context, baseURL, request }) => {
+    const review = await completedBooking(request);
+    await signInContext(context, baseURL, { email: review.buyer.email, password: E2E_PASSWORD });
+    const dialogs: [string, (page: Page) => Promise<void>, string, Parameters<Page["getByRole"]>][] = [
+      ["/", (page) => page.getByRole("banner").getByRole("link", { name: /コインを購入/ }).click(), "コインを購入", ["link", { name: /^1,000コイン/ }]],
+      ["/feed", (page) => page.getByRole("link", { name: "投稿する", exact: true }).click(), "新しい投稿", ["button", { name: "投稿する", exact: true }]],
+      ["/settings/ticket-management", (page) => page.getByRole("link", { name: /さんのレビューを書く$/ }).click(), "レビューを書く", ["button", { name: "レビューを送信する" }]],
+    ];
+    for (const [path, opener, name, action] of dialogs) {
+      await open(page, path, true);
+      await opener(page);
+      const dialog = page.getByRole("dialog", { name });
+      await expect(dialog).toBeVisible();
+      const box = (await dialog.boundingBox())!;
+      expect(box.x, `${name}: left edge`).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, `${name}: right edge`).toBeLessThanOrEqual(PHONE.width);
+      expect(box.y + box.height, `${name}: bottom edge`).toBeLessThanOrEqual(PHONE.height);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), name).toBeLessThanOrEqual(PHONE.width);
+      const button = dialog.getByRole(...action);
+      await button.scrollIntoViewIfNeeded();
+      await expect(button).toBeInViewport();
+      expect((await button.boundingBox())!.height, `${name}'s action`).toBeGreaterThanOrEqual(44);
+      await page.keyboard.press("Escape");
+      await expect(dialog).toBeHidden();
+    }
+  });
+
   test("the README's phone screenshots: home and a chat room, signed in", async ({ browser, request, baseURL }) => {
     // Its own scene, with names and words a person would see.
     const scene = await makeScene(request, {
