@@ -61,6 +61,11 @@ async function checkPage(page: Page, { javaScriptEnabled = true }: { javaScriptE
     await target.goto(url, { waitUntil: "load" });
   }
   try {
+    // A page checked the moment it loads can still be waiting for its stylesheet (on a throttled connection, say):
+    // checked unstyled, every link would be 17 px tall. Wait for the sheets first.
+    await target.waitForFunction(() => [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].every((link) => link.sheet !== null), undefined, {
+      timeout: 15_000,
+    });
     let results: Awaited<ReturnType<AxeBuilder["analyze"]>>;
     for (let attempt = 1; ; attempt++) {
       await settleFades(target);
