@@ -1,5 +1,7 @@
 // `npm run bench:chat [-- --sockets 1000 --messages 500 --rate 50 --tabs 10]`: delivery latency of chat messages.
 // `npm run bench:chat -- --ceiling [--sockets 2000 --tabs 4 --step-seconds 3]`: the highest rate the server keeps up with.
+// `npm run bench:chat -- --ceiling --baseline`: the same search first against a bare node:http + Socket.IO server (the
+// same rooms and sockets, no auth, no database: test/perf/bare-chat-server.mjs), then against the app, and the ratio.
 // Starts the built server (PGlite in a temp dir, or DATABASE_URL / REDIS_URL from the environment),
 // signs up users, opens N sockets spread over them (several tabs each), pairs users in DIRECT rooms,
 // posts messages through the HTTP API and times post sent → `chat:message` received on every socket
@@ -17,7 +19,8 @@ const arg = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
   return index > 0 ? Number(process.argv[index + 1]) : fallback;
 };
-const CEILING = flag("ceiling");
+const BASELINE = flag("baseline");
+const CEILING = flag("ceiling") || BASELINE;
 const SOCKETS = arg("sockets", CEILING ? 2000 : 1000);
 const MESSAGES = arg("messages", 500);
 const TABS = arg("tabs", CEILING ? 4 : 10); // sockets per user
@@ -77,7 +80,7 @@ server.stderr.on("data", (chunk) => {
   inspectorUrl ??= /Debugger listening on (ws:\/\/\S+)/.exec(text)?.[1];
   process.stderr.write(text.replace(/^(Debugger (listening|attached|ending)|For help, see|Waiting for the debugger).*\n/gm, ""));
 });
-const base = await new Promise((resolve, reject) => {
+const appBase = await new Promise((resolve, reject) => {
   let out = "";
   server.stdout.on("data", (chunk) => {
     out += chunk;
@@ -86,6 +89,25 @@ const base = await new Promise((resolve, reject) => {
   });
   server.on("exit", () => reject(new Error(`the server stopped: ${out}`)));
 });
+/** Where the load goes: the app, or (with --baseline, first) the bare server. */
+let base = appBase;
+
+/** Starts the bare Socket.IO server; answers its address and a function that stops it. */
+async function startBare() {
+  const bare = spawn(process.execPath, [path.join(import.meta.dirname, "bare-chat-server.mjs")], { stdio: ["ignore", "pipe", "inherit"] });
+  process.on("exit", () => bare.kill("SIGKILL"));
+  const address = await new Promise((resolve, reject) => {
+    let out = "";
+    bare.stdout.on("data", (chunk) => {
+      out += chunk;
+      const port = /bare: http:\/\/[^:]+:(\d+)/.exec(out)?.[1];
+      if (port) resolve(`http://127.0.0.1:${port}`);
+    });
+    bare.on("exit", () => reject(new Error(`the bare server stopped: ${out}`)));
+  });
+  return { address, stop: () => new Promise((resolve) => (bare.once("exit", resolve), bare.kill("SIGTERM"))) };
+}
+
 /**
  * The server's JS heap after a full garbage collection, in bytes. Not Buffers and ArrayBuffers: PGlite's WASM
  * memory is one, and it grows with the database work of the run and never shrinks.
@@ -161,27 +183,55 @@ const percentile = (values) => {
 };
 const ms = (value) => (value === undefined ? "–" : value.toFixed(1));
 
-console.log(`setting up: ${USERS} users × ${TABS} sockets${CEILING ? ", ceiling search" : `, ${MESSAGES} messages`}…`);
 const users = [];
-await pool(Array.from({ length: USERS }, (_, i) => i), async (i) => {
-  const session = await post("/auth/v1/signup", { email: `bench-${i}-${Date.now()}@example.jp`, password: "bench-password-1" });
-  await post("/api/user/profile", { displayName: `bench${i}` }, session.access_token);
-  users[i] = { id: session.user.id, token: session.access_token, sockets: [] };
-});
 const rooms = [];
-for (let i = 0; i < USERS; i += 2) {
-  const result = await post("/api/chat/rooms", { participantIds: [users[i + 1].id], type: "DIRECT", name: null }, users[i].token);
-  rooms.push({ id: result.data.chatRoom.id, members: [users[i], users[i + 1]] });
-}
-
 const sentAt = new Map(); // content → when its POST was sent
 const deliveries = new Map(); // content → latencies of its deliveries
 let refusedConnects = 0;
 let opened = 0;
+
+/**
+ * Signs up the users, pairs them in DIRECT rooms and opens their sockets. Against the bare server (`bare`) a user is
+ * a name, a room an id, and a socket joins its user's room by naming it in the handshake.
+ */
+async function setUp({ bare = false } = {}) {
+  for (const user of users.splice(0)) for (const socket of user.sockets) socket.close();
+  rooms.length = 0;
+  opened = 0;
+  refusedConnects = 0;
+  console.log(`setting up: ${USERS} users × ${TABS} sockets${CEILING ? ", ceiling search" : `, ${MESSAGES} messages`}…`);
+  await pool(Array.from({ length: USERS }, (_, i) => i), async (i) => {
+    if (bare) {
+      users[i] = { id: `bench-${i}`, token: null, rooms: [], sockets: [] };
+      return;
+    }
+    const session = await post("/auth/v1/signup", { email: `bench-${i}-${Date.now()}@example.jp`, password: "bench-password-1" });
+    await post("/api/user/profile", { displayName: `bench${i}` }, session.access_token);
+    users[i] = { id: session.user.id, token: session.access_token, sockets: [] };
+  });
+  for (let i = 0; i < USERS; i += 2) {
+    const id = bare ? `room-${i / 2}` : (await post("/api/chat/rooms", { participantIds: [users[i + 1].id], type: "DIRECT", name: null }, users[i].token)).data.chatRoom.id;
+    if (bare) for (const member of [users[i], users[i + 1]]) member.rooms.push(id);
+    rooms.push({ id, members: [users[i], users[i + 1]] });
+  }
+  await pool(users.flatMap((user) => Array.from({ length: TABS }, () => user)).slice(0, SOCKETS), async (user) => {
+    const socket = await openSocket(user);
+    socket.on("chat:message", (message) => {
+      const started = sentAt.get(message.content);
+      if (started !== undefined) deliveries.get(message.content)?.push(performance.now() - started);
+    });
+    user.sockets.push(socket);
+    opened++;
+  });
+  await sleep(500);
+  console.log(`connections: ${opened}${refusedConnects ? ` (${refusedConnects} handshakes refused as overloaded, then retried)` : ""}`);
+}
+
 /** Opens a socket; an overloaded server refuses the handshake, and the client tries again after a second. */
 async function openSocket(user) {
   for (let attempt = 0; ; attempt++) {
-    const socket = io(base, { auth: { token: user.token }, transports: ["websocket"], reconnection: false, forceNew: true });
+    const auth = user.token ? { token: user.token } : { rooms: user.rooms };
+    const socket = io(base, { auth, transports: ["websocket"], reconnection: false, forceNew: true });
     const outcome = await new Promise((resolve) => {
       socket.once("ready", () => resolve("ready"));
       socket.once("connect_error", (error) => resolve(error));
@@ -196,24 +246,13 @@ async function openSocket(user) {
     throw new Error(`socket refused: ${outcome?.message}`);
   }
 }
-await pool(users.flatMap((user) => Array.from({ length: TABS }, () => user)).slice(0, SOCKETS), async (user) => {
-  const socket = await openSocket(user);
-  socket.on("chat:message", (message) => {
-    const started = sentAt.get(message.content);
-    if (started !== undefined) deliveries.get(message.content)?.push(performance.now() - started);
-  });
-  user.sockets.push(socket);
-  opened++;
-});
-await sleep(500);
-console.log(`connections: ${opened}${refusedConnects ? ` (${refusedConnects} handshakes refused as overloaded, then retried)` : ""}`);
 
 /**
  * Posts `count` messages at `rate` per second and waits for their deliveries. Senders take turns so that none
  * sends more than the chat rate limit allows in a window (`senderOffset` continues the rotation between steps).
  */
 let messageNumber = 0;
-async function runLoad({ rate, count }) {
+async function runLoad({ rate, count, limited = true }) {
   const plan = Array.from({ length: count }, (_, i) => {
     const room = rooms[i % rooms.length];
     const sender = room.members[Math.floor(i / rooms.length) % 2];
@@ -221,7 +260,7 @@ async function runLoad({ rate, count }) {
   });
   const perSender = new Map();
   for (const { sender } of plan) perSender.set(sender.id, (perSender.get(sender.id) ?? 0) + 1);
-  if (Math.max(...perSender.values()) > SENDER_LIMIT) {
+  if (limited && Math.max(...perSender.values()) > SENDER_LIMIT) {
     throw new Error("raise --sockets (or lower --tabs, --messages, --step-seconds): a sender would pass the chat rate limit");
   }
   const results = { accepted: [], refused: 0, refusedMs: [], failed: 0, requestMs: [] };
@@ -235,11 +274,14 @@ async function runLoad({ rate, count }) {
     sentAt.set(content, sent);
     deliveries.set(content, []);
     inFlight.push(
-      fetch(new URL("/api/chat/messages", base), {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Authorization: `Bearer ${sender.token}` },
-        body: JSON.stringify({ roomId: room.id, content, messageType: "TEXT", metadata: null }),
-      }).then(
+      (sender.token
+        ? fetch(new URL("/api/chat/messages", base), {
+            method: "POST",
+            headers: { "Content-Type": "application/json", Authorization: `Bearer ${sender.token}` },
+            body: JSON.stringify({ roomId: room.id, content, messageType: "TEXT", metadata: null }),
+          })
+        : fetch(new URL("/send", base), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ room: room.id, content }) })
+      ).then(
         async (response) => {
           await response.arrayBuffer();
           const took = performance.now() - sent;
@@ -278,10 +320,14 @@ async function runLoad({ rate, count }) {
 }
 
 let exitCode = 0;
-if (CEILING) {
-  // Steps of STEP_SECONDS at a rising rate, with a pause between them (the senders' rate-limit window, and time
-  // for the server to drain). A step passes when every message was accepted and delivered with p99 under target.
-  const maxRate = Math.min(MAX_RATE, Math.floor((USERS * SENDER_LIMIT) / STEP_SECONDS));
+
+/**
+ * Steps of STEP_SECONDS at a rising rate, with a pause between them (the senders' rate-limit window, and time for the
+ * server to drain). A step passes when every message was accepted and delivered with p99 under target. The bare
+ * server has no per-sender limit, so its search may go past what the app's limit allows these senders.
+ */
+async function findCeiling({ bare = false } = {}) {
+  const maxRate = bare ? Math.max(MAX_RATE, 4000) : Math.min(MAX_RATE, Math.floor((USERS * SENDER_LIMIT) / STEP_SECONDS));
   console.log(`ceiling: steps of ${STEP_SECONDS} s, each message to ${TABS * 2} sockets, pass = nothing refused or lost and p99 < ${P99_TARGET_MS} ms (a failed rate is tried once more) (rates up to ${maxRate}/s)`);
   let passed = 0;
   let failedAt;
@@ -289,7 +335,7 @@ if (CEILING) {
   // should not decide the ceiling.
   const step = async (rate) => (await tryRate(rate)) || (await tryRate(rate));
   const tryRate = async (rate) => {
-    const r = await runLoad({ rate, count: Math.round(rate * STEP_SECONDS) });
+    const r = await runLoad({ rate, count: Math.round(rate * STEP_SECONDS), limited: !bare });
     const lost = r.expected - r.received;
     const p99 = r.latency(99);
     const ok = r.refused === 0 && r.failed === 0 && lost === 0 && p99 !== undefined && p99 < P99_TARGET_MS;
@@ -299,7 +345,8 @@ if (CEILING) {
         ` delivery p50 ${ms(r.latency(50))} p99 ${ms(p99)} ms; POST p99 ${ms(r.request(99))} ms; CPU busy ${r.cpu("busy")}, stolen ${r.cpu("steal")}`,
     );
     if (r.failed > 0 || lost > 0) exitCode = 1; // an error or a lost message is a bug at any rate; a refusal is not
-    await sleep(SENDER_WINDOW_MS);
+    // The senders' rate-limit window, and time to drain; the bare server has no limit, only the draining.
+    await sleep(bare ? 2000 : SENDER_WINDOW_MS);
     return ok;
   };
   // Up by doubling from 50/s until a step fails, then halve the gap between the last pass and the first failure.
@@ -316,7 +363,27 @@ if (CEILING) {
     else failedAt = rate;
   }
   console.log(`ceiling: ${passed} messages/s${failedAt ? ` (failed at ${failedAt}/s)` : ` (the highest rate tried: raise --sockets to go further)`}`);
+  return passed;
+}
+
+if (BASELINE) {
+  const bare = await startBare();
+  base = bare.address;
+  console.log("baseline: bare node:http + Socket.IO, no auth, no database (test/perf/bare-chat-server.mjs)");
+  await setUp({ bare: true });
+  const bareCeiling = await findCeiling({ bare: true });
+  for (const user of users) for (const socket of user.sockets) socket.close();
+  await bare.stop();
+  base = appBase;
+  console.log(`\nthe app (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`);
+  await setUp();
+  const appCeiling = await findCeiling();
+  console.log(`\nceilings: bare ${bareCeiling}/s, app ${appCeiling}/s: ratio ${(appCeiling / bareCeiling).toFixed(2)}`);
+} else if (CEILING) {
+  await setUp();
+  await findCeiling();
 } else {
+  await setUp();
   const r = await runLoad({ rate: RATE, count: MESSAGES });
   console.log(`rate: ${RATE} messages/s, each delivered to ${TABS * 2} sockets (both members' tabs)`);
   console.log(
