@@ -80,15 +80,19 @@ server.stderr.on("data", (chunk) => {
   inspectorUrl ??= /Debugger listening on (ws:\/\/\S+)/.exec(text)?.[1];
   process.stderr.write(text.replace(/^(Debugger (listening|attached|ending)|For help, see|Waiting for the debugger).*\n/gm, ""));
 });
-const appBase = await new Promise((resolve, reject) => {
-  let out = "";
-  server.stdout.on("data", (chunk) => {
-    out += chunk;
-    const port = /GamerMatch: http:\/\/[^:]+:(\d+)/.exec(out)?.[1];
-    if (port) resolve(`http://127.0.0.1:${port}`);
+/** The address a server started as a child prints once it listens (`line` captures its port). */
+function addressOf(child, line, name) {
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      const port = line.exec(out)?.[1];
+      if (port) resolve(`http://127.0.0.1:${port}`);
+    });
+    child.on("exit", () => reject(new Error(`${name} stopped: ${out}`)));
   });
-  server.on("exit", () => reject(new Error(`the server stopped: ${out}`)));
-});
+}
+const appBase = await addressOf(server, /GamerMatch: http:\/\/[^:]+:(\d+)/, "the server");
 /** Where the load goes: the app, or (with --baseline, first) the bare server. */
 let base = appBase;
 
@@ -96,15 +100,7 @@ let base = appBase;
 async function startBare() {
   const bare = spawn(process.execPath, [path.join(import.meta.dirname, "bare-chat-server.mjs")], { stdio: ["ignore", "pipe", "inherit"] });
   process.on("exit", () => bare.kill("SIGKILL"));
-  const address = await new Promise((resolve, reject) => {
-    let out = "";
-    bare.stdout.on("data", (chunk) => {
-      out += chunk;
-      const port = /bare: http:\/\/[^:]+:(\d+)/.exec(out)?.[1];
-      if (port) resolve(`http://127.0.0.1:${port}`);
-    });
-    bare.on("exit", () => reject(new Error(`the bare server stopped: ${out}`)));
-  });
+  const address = await addressOf(bare, /bare: http:\/\/[^:]+:(\d+)/, "the bare server");
   return { address, stop: () => new Promise((resolve) => (bare.once("exit", resolve), bare.kill("SIGTERM"))) };
 }
 
