@@ -21,6 +21,8 @@ import { createPayments } from "./payments";
 import { startPresenceTracker, type PresenceTracker } from "./presence";
 import { createOverloadGuard, type OverloadGuard } from "./overload";
 import { attachRealtime, type Realtime } from "./realtime";
+import { attachChatSend } from "./chat-socket";
+import { createChatSender } from "../app/models/chat-sender.server";
 import { createImageStorage, localUploadsDir } from "./storage";
 import { startSweeper, type Sweeper } from "./sweeper";
 import { bookingSweepJobs } from "../app/models/bookings.server";
@@ -106,6 +108,10 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
     onDisconnect: (userId) => presence!.disconnected(userId),
   });
   presence = startPresenceTracker({ db: database.db, realtime });
+  // Every chat message people type, whether it comes over a socket, the API or the plain form, is stored by group
+  // commit (ADR 026): PGlite has one connection; on PostgreSQL two groups may be in flight.
+  const chat = createChatSender({ db: database.db, realtime, concurrency: database.engine === "postgres" ? 2 : 1 });
+  attachChatSend(io, { chat, overload });
   const sweeper = startSweeper({
     db: database.db,
     realtime,
@@ -212,6 +218,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
         cspNonce: res.locals.cspNonce,
         auth: auth.forRequest(requestInfo(req, res)),
         realtime,
+        chat,
         payments,
         storage,
       }),
@@ -265,6 +272,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
         await drained;
         clearTimeout(forceClose);
         // After the sockets closed (their disconnects are not worth a write any more), before the database closes.
+        await chat.drain();
         await presence.stop();
         await sweeper.stop();
         overload.stop();

@@ -1,4 +1,5 @@
 import type { Server as SocketServer } from "socket.io";
+import type { ChatSender } from "../app/models/chat-sender.server";
 import type { RequestAuth } from "./auth/session";
 import type { AppConfig } from "./config";
 import type { Database } from "./db/schema";
@@ -16,6 +17,8 @@ export interface AppContext {
   auth: RequestAuth;
   /** The one way to emit realtime events (server/realtime.ts). */
   realtime: Realtime;
+  /** How chat messages people type are stored and announced: group commit (app/models/chat-sender.server.ts). */
+  chat: ChatSender;
   /** How coins are paid for: the test provider or Stripe (server/payments.ts). */
   payments: Payments;
   /** Where uploaded images are stored: DATA_DIR/uploads or a Supabase Storage bucket (server/storage.ts). */

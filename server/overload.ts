@@ -18,6 +18,8 @@ export interface OverloadGuard {
   /** For Socket.IO handshakes: refused while overloaded, with `data.retryAfter` for the client. */
   socketMiddleware: (socket: Socket, next: (error?: Error) => void) => void;
   overloaded(): boolean;
+  /** What a refusal tells the client to wait, in seconds. */
+  retryAfterSeconds: number;
   /** What the decision is based on, for logs and tests. */
   load(): { inFlight: number; databaseQueue: number; eventLoopDelayMs: number };
   stop(): void;
@@ -100,6 +102,7 @@ export function createOverloadGuard({
       next(Object.assign(new Error(messages.api.overloaded), { data: { retryAfter: retryAfterSeconds } }));
     },
     overloaded,
+    retryAfterSeconds,
     load: () => ({ inFlight, databaseQueue: databaseQueue(), eventLoopDelayMs }),
     stop() {
       clearInterval(sampler);

@@ -37,6 +37,7 @@ export function attachRealtime(
     const user = typeof token === "string" ? await authenticate(token).catch(() => null) : null;
     if (!user) return next(new Error("unauthorized"));
     socket.data.userId = user.id;
+    socket.data.user = user;
     next();
   });
 

@@ -3,6 +3,7 @@ import type { AuthUser } from "../../server/auth/session";
 import type { z } from "zod";
 import { idempotencyKeySchema } from "./schemas";
 import { ChatError } from "~/models/chat.server";
+import type { ChatRefusal } from "~/models/chat-sender.server";
 import { CoinOrderError } from "~/models/coin-orders.server";
 import { CoinError } from "~/models/coins.server";
 import { BookingError } from "~/models/listings.server";
@@ -71,6 +72,11 @@ export function parseOrThrow<Schema extends z.ZodTypeAny>(schema: Schema, input:
 export function chatErrorResponse(error: unknown) {
   if (error instanceof ChatError) return apiError(error.status, error.code, chatErrorMessage(error.code));
   throw error;
+}
+
+/** A chat message's refusal (app/models/chat-sender.server.ts) as its status and Japanese message. */
+export function chatRefusalResponse(refusal: ChatRefusal) {
+  return apiError(refusal.status, refusal.code, chatErrorMessage(refusal.code));
 }
 
 /** A ledger or order rule broken in a model becomes its status and Japanese message; anything else is rethrown. */

@@ -52,6 +52,7 @@ export function reviewErrorMessage(code: string) {
 export function chatErrorMessage(code: string) {
   const byCode: Record<string, string> = {
     room_not_found: messages.api.notFound,
+    unauthorized: messages.api.authRequired,
     user_not_found: messages.chat.userNotFound,
     blocked: messages.chat.blocked,
     rate_limited: messages.chat.rateLimited,

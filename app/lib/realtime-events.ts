@@ -9,6 +9,22 @@ export const RealtimeEvent = {
 } as const;
 export type RealtimeEventName = (typeof RealtimeEvent)[keyof typeof RealtimeEvent];
 
+/**
+ * What the browser sends over its socket: a chat message, answered through Socket.IO's acknowledgement with
+ * `ChatSendAck`, the API's envelope with its HTTP status.
+ */
+export const ClientEvent = { chatSend: "chat:send" } as const;
+
+export type ChatSendAck<Message> =
+  | { status: 201; success: true; data: { message: Message } }
+  | {
+      status: number;
+      success: false;
+      error: { code: string; message: string; fieldErrors?: Record<string, string[] | undefined> };
+      /** With 503: when to try again, in seconds. */
+      retryAfter?: number;
+    };
+
 export const userChannel = (userId: string) => `user:${userId}`;
 export const roomChannel = (roomId: string) => `room:${roomId}`;
 

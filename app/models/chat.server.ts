@@ -1,11 +1,10 @@
 import { sql } from "kysely";
 import type { ChatMessageMetadata, ChatMessageType, ChatRoomType, Database } from "../../server/db/schema";
 import type { Realtime } from "../../server/realtime";
-import { CHAT_MESSAGES_PAGE_SIZE, CHAT_RATE_LIMIT } from "~/lib/constants";
+import { CHAT_MESSAGES_PAGE_SIZE } from "~/lib/constants";
 import { RealtimeEvent } from "~/lib/realtime-events";
 import { chatStartedNotification, publishNotifications, recordNotifications } from "./notification.server";
 import { onlineFor } from "./presence.server";
-import { rateLimitWindowCte } from "./rate-limit.server";
 
 /** The shapes of SPEC §3. */
 export interface ChatMessage {
@@ -40,7 +39,7 @@ export interface ChatRoom {
 /** A chat rule was broken; the route answers its status with its Japanese message. */
 export class ChatError extends Error {
   constructor(
-    readonly status: 403 | 404 | 422 | 429,
+    readonly status: 401 | 403 | 404 | 422 | 429,
     readonly code: string,
   ) {
     super(code);
@@ -56,9 +55,9 @@ function messagesQuery(db: Database) {
     .select(["m.id", "m.content", "m.message_type", "m.metadata", "m.room_id", "m.created_at", "u.id as sender_id", "u.display_name", "u.avatar_url"]);
 }
 
-type MessageRow = Awaited<ReturnType<ReturnType<typeof messagesQuery>["executeTakeFirstOrThrow"]>>;
+export type MessageRow = Awaited<ReturnType<ReturnType<typeof messagesQuery>["executeTakeFirstOrThrow"]>>;
 
-function toMessage(row: MessageRow): ChatMessage {
+export function toMessage(row: MessageRow): ChatMessage {
   return {
     id: row.id,
     content: row.content,
@@ -192,73 +191,6 @@ export async function listMessages({ db, userId, roomId, before }: { db: Databas
   const rows = await query.execute();
   const hasMore = rows.length > CHAT_MESSAGES_PAGE_SIZE;
   return { messages: rows.slice(0, CHAT_MESSAGES_PAGE_SIZE).reverse().map(toMessage), hasMore };
-}
-
-/** Sends a message (one transaction), then tells every participant who has not blocked the sender. */
-export async function sendMessage({
-  db,
-  realtime,
-  senderId,
-  roomId,
-  content,
-  messageType = "TEXT",
-  metadata = null,
-}: {
-  db: Database;
-  realtime: Realtime;
-  senderId: string;
-  roomId: string;
-  content: string;
-  messageType?: ChatMessageType;
-  metadata?: ChatMessageMetadata | null;
-}) {
-  // One statement, so one round trip and atomic without a transaction: who is in the room (with their names and
-  // whether they blocked the sender), the rate limit (counted only for a message that may be sent), the message
-  // (only if the limit counted it), the room's activity and the sender's read marker (your own message is read
-  // by you). The outcome is told apart from what comes back: no sender among the members is a 404, a block a
-  // 403, no message a 429.
-  const { rows } = await sql<
-    Omit<MessageRow, "sender_id" | "display_name" | "avatar_url"> & {
-      members: Array<{ user_id: string; type: ChatRoomType; display_name: string; avatar_url: string | null; blocked_sender: boolean }>;
-    }
-  >`
-    with members as (
-      select p.user_id, r.type, u.display_name, u.avatar_url, b.blocker_id is not null as blocked_sender
-      from chat_participants p
-      join chat_rooms r on r.id = p.room_id
-      join users u on u.id = p.user_id
-      left join user_blocks b on b.blocker_id = p.user_id and b.blocked_id = ${senderId}::uuid
-      where p.room_id = ${roomId}::uuid
-    ), admitted as (
-      -- In a DIRECT room, someone who blocked you cannot be messaged at all.
-      select 1 from members sender
-      where sender.user_id = ${senderId}::uuid
-        and not (sender.type = 'DIRECT' and exists (select 1 from members other where other.user_id <> ${senderId}::uuid and other.blocked_sender))
-    ), ${rateLimitWindowCte({ bucket: `chat:user:${senderId}`, ...CHAT_RATE_LIMIT, from: "admitted" })},
-    message as (
-      insert into chat_messages (room_id, sender_id, content, message_type, metadata)
-      select ${roomId}::uuid, ${senderId}::uuid, ${content}, ${messageType}, ${metadata ? JSON.stringify(metadata) : null}::jsonb
-      from rate_limit_counted
-      returning id, content, message_type, metadata, room_id, created_at
-    ), room as (
-      update chat_rooms set last_activity_at = message.created_at from message where chat_rooms.id = message.room_id
-    ), read_marker as (
-      update chat_participants set last_read_message_id = message.id
-      from message where chat_participants.room_id = message.room_id and chat_participants.user_id = ${senderId}::uuid
-    )
-    select message.*, (select coalesce(json_agg(members), '[]'::json) from members) as members
-    from (select 1) as one left join message on true`.execute(db);
-  const { members, ...inserted } = rows[0]!;
-  const sender = members.find((member) => member.user_id === senderId);
-  if (!sender) throw new ChatError(404, "room_not_found");
-  const others = members.filter((member) => member.user_id !== senderId);
-  if (sender.type === "DIRECT" && others.some((other) => other.blocked_sender)) throw new ChatError(403, "blocked");
-  if (inserted.id === null) throw new ChatError(429, "rate_limited");
-  const message = toMessage({ ...inserted, sender_id: senderId, display_name: sender.display_name, avatar_url: sender.avatar_url });
-  const recipients = others.filter((other) => !other.blocked_sender).map((other) => other.user_id);
-  // The message is stored: the event is only a hint, a reconnecting client refetches (PRODUCT §7).
-  realtime.toUsers([senderId, ...recipients], RealtimeEvent.chatMessage, message);
-  return message;
 }
 
 /** Marks everything in the room read for the user (its newest message id). */

@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import type { Database } from "../../server/db/schema";
 
 /**
@@ -39,9 +39,20 @@ export async function recordRateLimitEvent({ db, buckets }: { db: Database; buck
  * window for each row of the caller's CTE `from` (zero or one), and holds a row only if the event counted, i.e.
  * the bucket had fewer than `limit` events in the last `windowMs`. Exact under concurrency without a transaction
  * of the caller's: the upsert locks the bucket's row and judges its latest version (migration 0006, ADR 011).
- * Time is the database's clock.
+ * Time is the database's clock. `bucket` is a name, or an expression over `from`'s columns when its rows belong to
+ * different buckets (a group of chat messages, one per sender: a statement may not update one row twice).
  */
-export function rateLimitWindowCte({ bucket, limit, windowMs, from }: { bucket: string; limit: number; windowMs: number; from: string }) {
+export function rateLimitWindowCte({
+  bucket,
+  limit,
+  windowMs,
+  from,
+}: {
+  bucket: string | RawBuilder<string>;
+  limit: number;
+  windowMs: number;
+  from: string;
+}) {
   const inWindow = sql`array(select stamp from unnest(rate_limit_windows.stamps) stamp where stamp > now() - make_interval(secs => ${windowMs / 1000}))`;
   return sql`rate_limit_counted as (
       insert into rate_limit_windows (bucket, stamps)

@@ -9,6 +9,7 @@ import { useRealtime, useRealtimeEvent } from "~/components/realtime-provider";
 import { useVisualViewportHeight } from "~/components/use-visual-viewport-height";
 import { requireProfile } from "~/lib/auth.server";
 import type { ChatMessageEvent } from "~/lib/chat-rules";
+import { sendChatMessage } from "~/lib/chat-send";
 import { roomTitle } from "~/lib/chat-view";
 import { CHAT_MESSAGE_MAX } from "~/lib/constants";
 import { messages as text } from "~/lib/messages";
@@ -18,7 +19,7 @@ import { parseParams, parseQuery } from "~/lib/params";
 import { RealtimeEvent } from "~/lib/realtime-events";
 import { roomPageQuerySchema, sendMessageSchema, uuidParam } from "~/lib/schemas";
 import { formatDateTime, isoString } from "~/lib/time";
-import { ChatError, getRoom, listMessages, markRead, sendMessage, type ChatMessage } from "~/models/chat.server";
+import { ChatError, getRoom, listMessages, markRead, type ChatMessage } from "~/models/chat.server";
 import { readFormData } from "~/lib/forms.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.title ?? "チャット");
@@ -53,12 +54,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   formData.set("roomId", roomId);
   const submission = parseWithZod(formData, { schema: sendMessageSchema });
   if (submission.status !== "success") return data({ error: submission.error?.content?.[0] ?? text.validation.checkInput }, { status: 400 });
-  try {
-    await sendMessage({ db: context.db, realtime: context.realtime, senderId: user.id, ...submission.value });
-  } catch (error) {
-    if (!(error instanceof ChatError)) throw error;
-    return data({ error: chatErrorMessage(error.code) }, { status: error.status });
-  }
+  const outcome = await context.chat.send({ senderId: user.id, sessionId: user.sessionId, ...submission.value });
+  if ("refusal" in outcome) return data({ error: chatErrorMessage(outcome.refusal.code) }, { status: outcome.refusal.status });
   throw redirect(`/chat/${roomId}`);
 }
 
@@ -74,7 +71,7 @@ export default function ChatRoomPage() {
   const loaded = useLoaderData<typeof loader>();
   const actionError = useActionData<typeof action>()?.error;
   const { api } = useAuth();
-  const { reconnects } = useRealtime();
+  const { reconnects, socket } = useRealtime();
   const roomId = loaded.room.id;
   const [shown, setShown] = useState<Shown[]>(loaded.messages);
   const [hasMore, setHasMore] = useState(loaded.hasMore);
@@ -158,8 +155,8 @@ export default function ChatRoomPage() {
     };
     setShown((current) => [...current, pending]);
     try {
-      const result = await api.post<{ data: { message: ChatMessage } }>("/api/chat/messages", { roomId, content, messageType: "TEXT", metadata: null });
-      setShown((current) => byId([...current.filter((m) => m.id !== pending.id), ...(result ? [result.data.message] : [])]));
+      const message = await sendChatMessage({ socket, api, body: { roomId, content } });
+      setShown((current) => byId([...current.filter((m) => m.id !== pending.id), message]));
     } catch (error) {
       setShown((current) => current.filter((m) => m.id !== pending.id));
       setSendError(error instanceof Error ? error.message : text.api.failed);

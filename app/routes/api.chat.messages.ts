@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiOk, chatErrorResponse, parseOrThrow, readJson, requireApiUser } from "~/lib/api.server";
+import { apiOk, chatErrorResponse, chatRefusalResponse, parseOrThrow, readJson, requireApiUser } from "~/lib/api.server";
 import { listMessagesQuerySchema, sendMessageSchema } from "~/lib/schemas";
-import { listMessages, sendMessage } from "~/models/chat.server";
+import { listMessages } from "~/models/chat.server";
 
 /** GET /api/chat/messages?roomId&before → data.messages (30, chronological), data.hasMore. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -18,10 +18,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireApiUser(context);
   const input = parseOrThrow(sendMessageSchema, await readJson(request));
-  try {
-    const message = await sendMessage({ db: context.db, realtime: context.realtime, senderId: user.id, ...input });
-    return apiOk({ data: { message } }, { status: 201 });
-  } catch (error) {
-    return chatErrorResponse(error);
-  }
+  const outcome = await context.chat.send({ senderId: user.id, sessionId: user.sessionId, ...input });
+  if ("refusal" in outcome) return chatRefusalResponse(outcome.refusal);
+  return apiOk({ data: { message: outcome.message } }, { status: 201 });
 }

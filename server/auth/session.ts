@@ -12,6 +12,11 @@ export interface AuthUser {
   email: string;
   claims: AccessTokenClaims;
   accessToken: string;
+  /**
+   * The session to check again before each chat message, where the app can (it is its own auth server, so it knows
+   * a revoked session); null with hosted Supabase, where a token stands until it expires.
+   */
+  sessionId: string | null;
 }
 
 /** What a loader or action sees of auth: the caller, and a supabase-js client bound to its cookies. */
@@ -64,7 +69,7 @@ export async function createAuthService({ config, db }: { config: AppConfig; db:
   const authenticate = async (accessToken: string): Promise<AuthUser | null> => {
     const claims = await verifyToken(accessToken);
     if (!claims || !(await sessionAlive(claims))) return null;
-    return { id: claims.sub, email: claims.email, claims, accessToken };
+    return { id: claims.sub, email: claims.email, claims, accessToken, sessionId: local ? claims.session_id : null };
   };
 
   return {

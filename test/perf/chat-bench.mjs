@@ -30,6 +30,10 @@ const STEP_SECONDS = arg("step-seconds", 3);
 const P99_TARGET_MS = arg("p99-target", 100);
 const MAX_RATE = arg("max-rate", 2000);
 const CONCURRENCY = 8;
+// How the app's senders send: over their socket (`chat:send`, as a browser with JavaScript does) or by POST
+// /api/chat/messages (`--via http`, as any other client). The bare server is always sent to by POST.
+const VIA = process.argv.includes("--via") ? process.argv[process.argv.indexOf("--via") + 1] : "socket";
+if (!["socket", "http"].includes(VIA)) throw new Error("--via socket|http");
 // The chat rate limit (10 messages per 10 s per sender): a ceiling step never asks a sender for more.
 const SENDER_LIMIT = 10;
 const SENDER_WINDOW_MS = 10_000;
@@ -270,21 +274,13 @@ async function runLoad({ rate, count, limited = true }) {
     sentAt.set(content, sent);
     deliveries.set(content, []);
     inFlight.push(
-      (sender.token
-        ? fetch(new URL("/api/chat/messages", base), {
-            method: "POST",
-            headers: { "Content-Type": "application/json", Authorization: `Bearer ${sender.token}` },
-            body: JSON.stringify({ roomId: room.id, content, messageType: "TEXT", metadata: null }),
-          })
-        : fetch(new URL("/send", base), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ room: room.id, content }) })
-      ).then(
-        async (response) => {
-          await response.arrayBuffer();
+      sendOne({ room, sender, content }).then(
+        ({ status, retryAfter }) => {
           const took = performance.now() - sent;
-          if (response.status === 201) {
+          if (status === 201) {
             results.accepted.push({ content, expected: room.members.reduce((sum, member) => sum + member.sockets.length, 0) });
             results.requestMs.push(took);
-          } else if (REFUSED.has(response.status) && response.headers.get("Retry-After")) {
+          } else if (REFUSED.has(status) && retryAfter) {
             results.refused++;
             results.refusedMs.push(took);
           } else {
@@ -313,6 +309,27 @@ async function runLoad({ rate, count, limited = true }) {
     refusal: percentile(results.refusedMs),
     cpu: (key) => `${((100 * (cpuAfter[key] - cpuBefore[key])) / total).toFixed(0)} %`,
   };
+}
+
+/** Sends one message the way the run asks; answers its status and, for a refusal, when to come back. */
+async function sendOne({ room, sender, content }) {
+  const body = { roomId: room.id, content, messageType: "TEXT", metadata: null };
+  if (!sender.token) {
+    const response = await fetch(new URL("/send", base), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ room: room.id, content }) });
+    await response.arrayBuffer();
+    return { status: response.status };
+  }
+  if (VIA === "socket") {
+    const reply = await sender.sockets[0].timeout(30_000).emitWithAck("chat:send", body);
+    return { status: reply.status, retryAfter: reply.retryAfter };
+  }
+  const response = await fetch(new URL("/api/chat/messages", base), {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${sender.token}` },
+    body: JSON.stringify(body),
+  });
+  await response.arrayBuffer();
+  return { status: response.status, retryAfter: response.headers.get("Retry-After") };
 }
 
 let exitCode = 0;
@@ -371,7 +388,7 @@ if (BASELINE) {
   for (const user of users) for (const socket of user.sockets) socket.close();
   await bare.stop();
   base = appBase;
-  console.log(`\nthe app (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`);
+  console.log(`\nthe app (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"}), messages sent ${VIA === "socket" ? "over the socket (chat:send)" : "by POST /api/chat/messages"}`);
   await setUp();
   const appCeiling = await findCeiling();
   console.log(`\nceilings: bare ${bareCeiling}/s, app ${appCeiling}/s: ratio ${(appCeiling / bareCeiling).toFixed(2)}`);

@@ -22,3 +22,9 @@ export const OVERLOAD_DEFAULTS = {
 export const CHAT_RATE_LIMIT = { limit: 10, windowMs: 10_000 } as const;
 export const REALTIME_CONNECT_TIMEOUT_MS = 10_000;
 export const CHAT_POPUP_MS = 5_000;
+/** Messages stored by one statement at most (group commit, ADR 026); more wait for the next. */
+export const CHAT_SEND_MAX_GROUP = 200;
+/** How long the browser waits for the server's answer to a message sent over the socket. */
+export const CHAT_SEND_ACK_TIMEOUT_MS = 10_000;
+/** Messages waiting for a commit beyond which a socket's new message is refused as overloaded (503). */
+export const CHAT_SEND_MAX_PENDING = 2000;

@@ -3,3 +3,4 @@ export const rateLimited = "メッセージの送信が多すぎます。少し�
 export const emptyMessage = "メッセージを入力してください";
 export const cannotChatWithSelf = "自分自身とはチャットできません";
 export const userNotFound = "ユーザーが見つかりません";
+export const sendFailed = "メッセージを送信できませんでした。もう一度お試しください";

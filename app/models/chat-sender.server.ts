@@ -1,0 +1,258 @@
+import { sql } from "kysely";
+import type { ChatMessageMetadata, ChatMessageType, Database } from "../../server/db/schema";
+import type { Realtime } from "../../server/realtime";
+import { CHAT_RATE_LIMIT, CHAT_SEND_MAX_GROUP } from "~/lib/constants/chat";
+import { RealtimeEvent } from "~/lib/realtime-events";
+import { toMessage, type ChatMessage, type MessageRow } from "./chat.server";
+import { rateLimitWindowCte } from "./rate-limit.server";
+
+/** A message someone typed, as every way of sending it (the socket, the API, the plain form) hands it over. */
+export interface ChatSendInput {
+  senderId: string;
+  /**
+   * The sender's session when the app can tell whether it was revoked (its own auth server): checked in the
+   * statement that stores the message, so a signed-out session stops sending at once. Null with hosted Supabase.
+   */
+  sessionId: string | null;
+  roomId: string;
+  content: string;
+  messageType?: ChatMessageType;
+  metadata?: ChatMessageMetadata | null;
+}
+
+/**
+ * A chat rule a message broke, as data: the sender is created by the server and the routes live in Remix's build,
+ * each with its own copy of this module, so a thrown class would not be recognised across them.
+ */
+export interface ChatRefusal {
+  status: 401 | 403 | 404 | 429;
+  code: "unauthorized" | "room_not_found" | "blocked" | "rate_limited";
+}
+
+/** What storing one message of a group came to: the message and who hears of it, or the rule it broke. */
+export type StoreOutcome = { message: ChatMessage; recipients: string[] } | { refusal: ChatRefusal };
+
+/** What sending a message came to: the stored message, or the rule it broke. A failure of the database throws. */
+export type ChatSendOutcome = { message: ChatMessage } | { refusal: ChatRefusal };
+
+type OutcomeRow = Omit<MessageRow, "id" | "sender_id" | "display_name" | "avatar_url" | "created_at"> & {
+  i: number;
+  id: number | null;
+  created_at: Date | null;
+  session_alive: boolean;
+  is_member: boolean;
+  blocked: boolean;
+  display_name: string | null;
+  avatar_url: string | null;
+  recipients: string[];
+};
+
+/**
+ * Stores a group of messages, each from a different sender, in one statement (one round trip, one commit): for
+ * each, whether the session still stands, whether the sender is in the room, whether the other person of a DIRECT
+ * room blocked them, the sender's rate limit (counted only for a message that may be sent), the message (only if the
+ * limit counted it), the room's activity and the sender's read marker (your own message is read by you). Each
+ * message's outcome is told apart from what comes back, in the order given. One sender per message because the
+ * statement may touch each rate-limit row once; the sender's own order is kept by sending the next one later.
+ */
+export async function storeMessages(db: Database, inputs: readonly ChatSendInput[]): Promise<StoreOutcome[]> {
+  const senders = new Set(inputs.map((input) => input.senderId));
+  if (senders.size !== inputs.length) throw new Error("storeMessages: one message per sender in a group");
+  const rows = inputs.map((input, i) => ({
+    i,
+    room_id: input.roomId,
+    sender_id: input.senderId,
+    session_id: input.sessionId,
+    content: input.content,
+    message_type: input.messageType ?? "TEXT",
+    metadata: input.metadata ?? null,
+  }));
+  const { rows: outcomes } = await sql<OutcomeRow>`
+    with input as (
+      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        as x(i int, room_id uuid, sender_id uuid, session_id uuid, content text, message_type text, metadata jsonb)
+    ), members as (
+      select x.i, p.user_id, r.type, u.display_name, u.avatar_url, b.blocker_id is not null as blocked_sender
+      from input x
+      join chat_participants p on p.room_id = x.room_id
+      join chat_rooms r on r.id = p.room_id
+      join users u on u.id = p.user_id
+      left join user_blocks b on b.blocker_id = p.user_id and b.blocked_id = x.sender_id
+    ), judged as (
+      select x.*, s.display_name, s.avatar_url, s.user_id is not null as is_member,
+        -- In a DIRECT room, someone who blocked you cannot be messaged at all.
+        coalesce(s.type = 'DIRECT' and exists (
+          select 1 from members o where o.i = x.i and o.user_id <> x.sender_id and o.blocked_sender
+        ), false) as blocked,
+        (x.session_id is null or exists (
+          select 1 from auth_sessions a where a.id = x.session_id and a.user_id = x.sender_id and a.revoked_at is null
+        )) as session_alive
+      from input x
+      left join members s on s.i = x.i and s.user_id = x.sender_id
+    ), admitted as (
+      select * from judged where session_alive and is_member and not blocked
+    ), ${rateLimitWindowCte({ bucket: sql<string>`'chat:user:' || sender_id`, ...CHAT_RATE_LIMIT, from: "admitted" })},
+    message as (
+      insert into chat_messages (room_id, sender_id, content, message_type, metadata)
+      select a.room_id, a.sender_id, a.content, a.message_type, a.metadata
+      from admitted a join rate_limit_counted c on c.bucket = 'chat:user:' || a.sender_id
+      order by a.i
+      returning id, content, message_type, metadata, room_id, sender_id, created_at
+    ), room as (
+      update chat_rooms set last_activity_at = m.created_at from message m where chat_rooms.id = m.room_id
+    ), read_marker as (
+      update chat_participants set last_read_message_id = m.id
+      from message m where chat_participants.room_id = m.room_id and chat_participants.user_id = m.sender_id
+    )
+    select j.i, j.session_alive, j.is_member, j.blocked, j.display_name, j.avatar_url,
+      m.id, m.content, m.message_type, m.metadata, m.room_id, m.created_at,
+      coalesce((
+        select json_agg(o.user_id) from members o where o.i = j.i and o.user_id <> j.sender_id and not o.blocked_sender
+      ), '[]'::json) as recipients
+    from judged j
+    left join message m on m.sender_id = j.sender_id
+    order by j.i`.execute(db);
+  return outcomes.map((row): StoreOutcome => {
+    if (!row.session_alive) return { refusal: { status: 401, code: "unauthorized" } };
+    if (!row.is_member) return { refusal: { status: 404, code: "room_not_found" } };
+    if (row.blocked) return { refusal: { status: 403, code: "blocked" } };
+    if (row.id === null || row.created_at === null) return { refusal: { status: 429, code: "rate_limited" } };
+    const sender = inputs[row.i]!;
+    const message = toMessage({
+      ...row,
+      id: row.id,
+      created_at: row.created_at,
+      sender_id: sender.senderId,
+      display_name: row.display_name!,
+      avatar_url: row.avatar_url,
+    });
+    return { message, recipients: row.recipients };
+  });
+}
+
+/** Sends the messages people type; `send` answers once the message is stored and its event is on its way. */
+export interface ChatSender {
+  /**
+   * Stores the message (grouped with others that arrive meanwhile), then tells the sender's and the recipients'
+   * sockets, then answers. A rule broken is an answer too; a failed commit rejects.
+   */
+  send(input: ChatSendInput): Promise<ChatSendOutcome>;
+  /** Messages waiting for, or in, a commit. */
+  pending(): number;
+  /** Resolves once everything handed over so far has been stored or refused. */
+  drain(): Promise<void>;
+}
+
+interface Waiting {
+  input: ChatSendInput;
+  resolve(outcome: ChatSendOutcome): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Group commit (ADR 026). A message that arrives while the database is busy waits for the statement in flight, and
+ * everything that waited goes in the next one: one statement and one commit for the group, its size set by the load
+ * (one message when the server is quiet, no waiting added). Every sender's answer and every delivery come after that
+ * commit; if it fails, every message of the group is refused and none was stored. A sender's messages keep their
+ * order: a group takes one message per sender, and none of a sender whose message is still in a commit.
+ */
+export function createChatSender({
+  db,
+  realtime,
+  concurrency = 1,
+  maxGroup = CHAT_SEND_MAX_GROUP,
+  onGroup,
+}: {
+  db: Database;
+  realtime: Realtime;
+  /** Groups in flight at once: 1 for PGlite (one connection), a few for a pool. */
+  concurrency?: number;
+  maxGroup?: number;
+  /** Told of every group once its commit is over (or failed): how many messages it held (tests, metrics). */
+  onGroup?: (group: { size: number; ok: boolean; ms: number }) => void;
+}): ChatSender {
+  const queue: Waiting[] = [];
+  const sendersInFlight = new Set<string>();
+  let running = 0; // groups in a commit
+  let sending = 0; // messages in them
+  let scheduled = false;
+  const idle: Array<() => void> = [];
+
+  // Messages that arrive in the same turn of the event loop join one group: the commit starts after that turn.
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(run);
+  };
+
+  function take() {
+    const group: Waiting[] = [];
+    const senders = new Set<string>();
+    for (let i = 0; i < queue.length && group.length < maxGroup; ) {
+      const { senderId } = queue[i]!.input;
+      if (senders.has(senderId) || sendersInFlight.has(senderId)) {
+        senders.add(senderId); // a later message of the same sender waits too, to keep the order
+        i++;
+        continue;
+      }
+      senders.add(senderId);
+      group.push(queue.splice(i, 1)[0]!);
+    }
+    return group;
+  }
+
+  function run() {
+    scheduled = false;
+    while (running < concurrency && queue.length > 0) {
+      const group = take();
+      if (group.length === 0) break;
+      running++;
+      sending += group.length;
+      for (const { input } of group) sendersInFlight.add(input.senderId);
+      void commit(group).finally(() => {
+        running--;
+        sending -= group.length;
+        for (const { input } of group) sendersInFlight.delete(input.senderId);
+        if (queue.length > 0) schedule();
+        else if (running === 0) for (const resolve of idle.splice(0)) resolve();
+      });
+    }
+  }
+
+  async function commit(group: Waiting[]) {
+    const started = performance.now();
+    let outcomes: StoreOutcome[];
+    try {
+      outcomes = await storeMessages(
+        db,
+        group.map((waiting) => waiting.input),
+      );
+    } catch (error) {
+      onGroup?.({ size: group.length, ok: false, ms: performance.now() - started });
+      for (const waiting of group) waiting.reject(error);
+      return;
+    }
+    onGroup?.({ size: group.length, ok: true, ms: performance.now() - started });
+    outcomes.forEach((outcome, i) => {
+      const waiting = group[i]!;
+      if ("refusal" in outcome) return waiting.resolve(outcome);
+      // The message is stored: the event is only a hint, a reconnecting client refetches (PRODUCT §7).
+      realtime.toUsers([waiting.input.senderId, ...outcome.recipients], RealtimeEvent.chatMessage, outcome.message);
+      waiting.resolve({ message: outcome.message });
+    });
+  }
+
+  return {
+    send(input) {
+      return new Promise<ChatSendOutcome>((resolve, reject) => {
+        queue.push({ input, resolve, reject });
+        schedule();
+      });
+    },
+    pending: () => queue.length + sending,
+    drain() {
+      if (queue.length === 0 && running === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => idle.push(resolve));
+    },
+  };
+}
