@@ -15,6 +15,11 @@ test("two people chat live in two browsers", async ({ browser, request }) => {
   const bobPage = await bobContext.newPage();
   await login(alicePage, alice.email, `/chat/${roomId}`);
   await login(bobPage, bob.email, "/");
+  // With the socket connected, messages go over it (`chat:send`), not through the API.
+  const apiSends: string[] = [];
+  for (const page of [alicePage, bobPage]) {
+    page.on("request", (sent) => sent.method() === "POST" && new URL(sent.url()).pathname === "/api/chat/messages" && apiSends.push(sent.url()));
+  }
   // Live delivery needs both sockets up (they connect once the session is read after hydration).
   for (const page of [alicePage, bobPage]) {
     await expect(page.locator("[data-realtime-state]")).toHaveAttribute("data-realtime-state", "connected");
@@ -41,6 +46,10 @@ test("two people chat live in two browsers", async ({ browser, request }) => {
   await bobPage.getByRole("button", { name: "送信" }).click();
   await expect(alicePage.getByRole("list", { name: "メッセージ一覧" })).toContainText("いいね、21時に！");
   await expect(alicePage.getByRole("status").filter({ hasText: "いいね、21時に！" })).toHaveCount(0);
+  expect(apiSends).toEqual([]);
+  // The sender's own copy is the stored one (its id from the acknowledgement), so a reload shows the same list.
+  await alicePage.reload();
+  await expect(alicePage.getByRole("list", { name: "メッセージ一覧" }).getByRole("listitem")).toHaveCount(2);
 
   await aliceContext.close();
   await bobContext.close();

@@ -74,4 +74,28 @@ describe.runIf(process.env.TEST_DATABASE_URL)("two server processes sharing one 
     expect(received.map((m) => m.content)).toEqual(["別のサーバーから"]);
     bobSocket.close();
   });
+
+  it("one sender's socket messages through both at once: the rate limit holds exactly, and both replicas deliver", async () => {
+    const [a, b] = urls as [string, string];
+    const alice = await member(a, "アリス");
+    const bob = await member(b, "ボブ");
+    const [aliceOnA, aliceOnB, bobOnB] = await Promise.all([connectSocket(a, alice.token), connectSocket(b, alice.token), connectSocket(b, bob.token)]);
+    const received = collect<{ content: string }>(bobOnB, "chat:message");
+    const room = await (await alice.api("/api/chat/rooms", { participantIds: [bob.id], type: "DIRECT", name: null })).json();
+    const roomId = room.data.chatRoom.id as string;
+
+    const acks = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        (i % 2 ? aliceOnB : aliceOnA).timeout(10_000).emitWithAck("chat:send", { roomId, content: `二台から${i}` }) as Promise<{ status: number }>,
+      ),
+    );
+    const statuses = acks.map((ack) => ack.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(6);
+    const count = await database.db.selectFrom("chat_messages").select((eb) => eb.fn.countAll<number>().as("n")).where("room_id", "=", roomId).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(10);
+    for (let i = 0; i < 20 && received.length < 10; i++) await settle(100);
+    expect(received).toHaveLength(10);
+    for (const socket of [aliceOnA, aliceOnB, bobOnB]) socket.close();
+  });
 });

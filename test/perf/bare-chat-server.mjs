@@ -1,7 +1,7 @@
 // The baseline of `npm run bench:chat -- --ceiling --baseline` (issue 25): what Socket.IO itself carries on this
 // machine, with nothing of the app around it. node:http and Socket.IO with the app's settings (no Redis), the same
 // rooms (a socket names the rooms it joins in its handshake), no authentication, no database: POST /send with
-// `{ room, content }` emits `chat:message` to the room and answers 201. Started by the bench on a free port; it prints
+// `{ room, content }` emits `chat:message` to the room and answers 201 (or the `send` event, acknowledged). Started by the bench on a free port; it prints
 // `bare: http://127.0.0.1:<port>` when it listens.
 import http from "node:http";
 import { Server } from "socket.io";
@@ -23,6 +23,11 @@ const server = http.createServer((request, response) => {
 const io = new Server(server, { serveClient: false });
 io.on("connection", (socket) => {
   for (const room of socket.handshake.auth?.rooms ?? []) socket.join(room);
+  // `--bare-via socket`: the same over the socket, answered by the acknowledgement, as the app's `chat:send`.
+  socket.on("send", ({ room, content }, ack) => {
+    io.to(room).emit("chat:message", { chatRoomId: room, content, createdAt: new Date().toISOString() });
+    ack({ status: 201 });
+  });
   // The app says `ready` once a socket has joined its rooms; the bench waits for it.
   socket.emit("ready");
 });

@@ -32,9 +32,11 @@ const P99_TARGET_MS = arg("p99-target", 100);
 const MAX_RATE = arg("max-rate", 4000);
 const CONCURRENCY = 8;
 // How the app's senders send: over their socket (`chat:send`, as a browser with JavaScript does) or by POST
-// /api/chat/messages (`--via http`, as any other client). The bare server is always sent to by POST.
+// /api/chat/messages (`--via http`, as any other client).
 const VIA = process.argv.includes("--via") ? process.argv[process.argv.indexOf("--via") + 1] : "socket";
 if (!["socket", "http"].includes(VIA)) throw new Error("--via socket|http");
+// The bare server is sent to by POST (the baseline of issue 25), or with `--bare-via socket` over the socket as well.
+const BARE_VIA = process.argv.includes("--bare-via") ? process.argv[process.argv.indexOf("--bare-via") + 1] : "http";
 // The chat rate limit (10 messages per 10 s per sender): a ceiling step never asks a sender for more.
 const SENDER_LIMIT = 10;
 const SENDER_WINDOW_MS = 10_000;
@@ -44,24 +46,36 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-bench-"));
 // After the timed part, SIGUSR1 opens the server's inspector (on a free port) so that the bench can collect its
 // garbage before weighing its heap; an open inspector during the timed part would slow the server.
 const nodeArgs = ["--inspect-port=127.0.0.1:0", ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [])];
-const server = spawn(process.execPath, [...nodeArgs, "build/index.js"], {
-  env: { ...process.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, SEED: "none" },
-  stdio: ["ignore", "pipe", "pipe"],
-});
-let serverExited = false;
-server.on("exit", () => (serverExited = true));
+// `--replicas 2`: that many app processes sharing DATABASE_URL and REDIS_URL (both required) and one DATA_DIR (its
+// generated secrets). A user's tabs alternate between them, so every room has sockets on each.
+const REPLICAS = arg("replicas", 1);
+if (REPLICAS > 1 && !(process.env.DATABASE_URL && process.env.REDIS_URL)) throw new Error("--replicas needs DATABASE_URL and REDIS_URL");
+const startApp = () => {
+  const child = spawn(process.execPath, [...nodeArgs, "build/index.js"], {
+    env: { ...process.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, SEED: "none" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.exited = false;
+  child.on("exit", () => (child.exited = true));
+  return child;
+};
+const servers = [startApp()];
+const server = servers[0];
 
-/** Stops the server (gracefully, then for good) and removes its data; safe to call more than once. */
+/** Stops the servers (gracefully, then for good) and removes their data; safe to call more than once. */
 let stopping;
 function stopServer() {
   stopping ??= (async () => {
-    if (!serverExited) {
-      server.kill("SIGTERM");
-      const exited = new Promise((resolve) => server.once("exit", resolve));
-      const timeout = new Promise((resolve) => setTimeout(resolve, 10_000).unref());
-      await Promise.race([exited, timeout]);
-      if (!serverExited) server.kill("SIGKILL");
-    }
+    await Promise.all(
+      servers.map(async (child) => {
+        if (child.exited) return;
+        child.kill("SIGTERM");
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        const timeout = new Promise((resolve) => setTimeout(resolve, 10_000).unref());
+        await Promise.race([exited, timeout]);
+        if (!child.exited) child.kill("SIGKILL");
+      }),
+    );
     fs.rmSync(dataDir, { recursive: true, force: true });
   })();
   return stopping;
@@ -76,7 +90,7 @@ process.on("unhandledRejection", fail);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => fail(new Error(`stopped by ${signal}`)));
 // Last resort (process.exit from anywhere): never leave the server running.
 process.on("exit", () => {
-  if (!serverExited) server.kill("SIGKILL");
+  for (const child of servers) if (!child.exited) child.kill("SIGKILL");
 });
 
 let inspectorUrl;
@@ -97,7 +111,15 @@ function addressOf(child, line, name) {
     child.on("exit", () => reject(new Error(`${name} stopped: ${out}`)));
   });
 }
-const appBase = await addressOf(server, /GamerMatch: http:\/\/[^:]+:(\d+)/, "the server");
+const appBases = [await addressOf(server, /GamerMatch: http:\/\/[^:]+:(\d+)/, "the server")];
+// One after the other: the first has applied the migrations and written the secrets the others read.
+while (servers.length < REPLICAS) {
+  const replica = startApp();
+  servers.push(replica);
+  replica.stderr.on("data", (chunk) => process.stderr.write(String(chunk).replace(/^(Debugger |For help, see).*\n/gm, "")));
+  appBases.push(await addressOf(replica, /GamerMatch: http:\/\/[^:]+:(\d+)/, `replica ${servers.length}`));
+}
+const appBase = appBases[0];
 /** Where the load goes: the app, or (with --baseline, first) the bare server. */
 let base = appBase;
 
@@ -215,8 +237,8 @@ async function setUp({ bare = false } = {}) {
     if (bare) for (const member of [users[i], users[i + 1]]) member.rooms.push(id);
     rooms.push({ id, members: [users[i], users[i + 1]] });
   }
-  await pool(users.flatMap((user) => Array.from({ length: TABS }, () => user)).slice(0, SOCKETS), async (user) => {
-    const socket = await openSocket(user);
+  await pool(users.flatMap((user) => Array.from({ length: TABS }, () => user)).slice(0, SOCKETS), async (user, index) => {
+    const socket = await openSocket(user, bare ? base : appBases[index % appBases.length]);
     socket.on("chat:message", (message) => {
       const started = sentAt.get(message.content);
       if (started !== undefined) deliveries.get(message.content)?.push(performance.now() - started);
@@ -229,10 +251,10 @@ async function setUp({ bare = false } = {}) {
 }
 
 /** Opens a socket; an overloaded server refuses the handshake, and the client tries again after a second. */
-async function openSocket(user) {
+async function openSocket(user, address) {
   for (let attempt = 0; ; attempt++) {
     const auth = user.token ? { token: user.token } : { rooms: user.rooms };
-    const socket = io(base, { auth, transports: ["websocket"], reconnection: false, forceNew: true });
+    const socket = io(address, { auth, transports: ["websocket"], reconnection: false, forceNew: true });
     const outcome = await new Promise((resolve) => {
       socket.once("ready", () => resolve("ready"));
       socket.once("connect_error", (error) => resolve(error));
@@ -334,9 +356,13 @@ async function databaseCommits() {
   return Number(rows[0].xact_commit);
 }
 
+let httpTurn = 0; // POSTs take turns over the replicas
 /** Sends one message the way the run asks; answers its status and, for a refusal, when to come back. */
 async function sendOne({ room, sender, content }) {
   const body = { roomId: room.id, content, messageType: "TEXT", metadata: null };
+  if (!sender.token && BARE_VIA === "socket") {
+    return sender.sockets[0].timeout(30_000).emitWithAck("send", { room: room.id, content });
+  }
   if (!sender.token) {
     const response = await fetch(new URL("/send", base), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ room: room.id, content }) });
     await response.arrayBuffer();
@@ -346,7 +372,7 @@ async function sendOne({ room, sender, content }) {
     const reply = await sender.sockets[0].timeout(30_000).emitWithAck("chat:send", body);
     return { status: reply.status, retryAfter: reply.retryAfter };
   }
-  const response = await fetch(new URL("/api/chat/messages", base), {
+  const response = await fetch(new URL("/api/chat/messages", appBases[httpTurn++ % appBases.length]), {
     method: "POST",
     headers: { "Content-Type": "application/json", Authorization: `Bearer ${sender.token}` },
     body: JSON.stringify(body),
@@ -414,13 +440,13 @@ async function findCeiling({ bare = false } = {}) {
 if (BASELINE) {
   const bare = await startBare();
   base = bare.address;
-  console.log("baseline: bare node:http + Socket.IO, no auth, no database (test/perf/bare-chat-server.mjs)");
+  console.log(`baseline: bare node:http + Socket.IO, no auth, no database (test/perf/bare-chat-server.mjs), messages sent ${BARE_VIA === "socket" ? "over the socket" : "by POST"}`);
   await setUp({ bare: true });
   const bareCeiling = await findCeiling({ bare: true });
   for (const user of users) for (const socket of user.sockets) socket.close();
   await bare.stop();
   base = appBase;
-  console.log(`\nthe app (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"}), messages sent ${VIA === "socket" ? "over the socket (chat:send)" : "by POST /api/chat/messages"}`);
+  console.log(`\nthe app (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"}${REPLICAS > 1 ? `, ${REPLICAS} replicas sharing it and Redis` : ""}), messages sent ${VIA === "socket" ? "over the socket (chat:send)" : "by POST /api/chat/messages"}`);
   await setUp();
   const appCeiling = await findCeiling();
   const atLeast = (ceiling) => `${ceiling.capped ? "≥ " : ""}${ceiling.rate}/s`;
