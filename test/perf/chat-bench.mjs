@@ -288,7 +288,7 @@ async function runLoad({ rate, count, limited = true }) {
   }
   const results = { accepted: [], refused: 0, refusedMs: [], failed: 0, requestMs: [] };
   const cpuBefore = cpuTimes();
-  const commitsBefore = await databaseCommits();
+  await messageCommits(); // from here on
   const started = performance.now();
   const inFlight = [];
   for (const [i, { room, sender, content }] of plan.entries()) {
@@ -321,9 +321,7 @@ async function runLoad({ rate, count, limited = true }) {
   for (let i = 0; i < 100 && receivedCount() < expected; i++) await sleep(50);
   const elapsed = (performance.now() - started) / 1000;
   const cpuAfter = cpuTimes();
-  // Backends report their commits within a second of going idle.
-  if (process.env.DATABASE_URL) await sleep(1200);
-  const commits = (await databaseCommits()) - commitsBefore;
+  const commits = await messageCommits();
   const total = ["busy", "idle", "steal"].reduce((sum, k) => sum + cpuAfter[k] - cpuBefore[k], 0);
   const latencies = results.accepted.flatMap((message) => deliveries.get(message.content));
   return {
@@ -340,20 +338,25 @@ async function runLoad({ rate, count, limited = true }) {
 }
 
 /**
- * Transactions committed in the app's PostgreSQL database so far (pg_stat_database, read by a connection of the
- * bench's own, so its own reads count too: two per step); NaN on PGlite, which has no statistics to share.
+ * The commits that stored the messages accepted since the last call, on PostgreSQL (read by a connection of the
+ * bench's own; NaN on PGlite, which lives inside the server). A message's created_at is its transaction's start
+ * (`now()`), so the distinct values among the step's messages are the commits that held them: group commit shows as
+ * fewer commits than messages.
  */
 let statsClient;
-async function databaseCommits() {
+let lastMessageId = 0;
+async function messageCommits() {
   if (!process.env.DATABASE_URL) return NaN;
   if (!statsClient) {
     statsClient = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await statsClient.connect();
   }
-  // The statistics are sent by each backend when it goes idle; ask for a fresh snapshot.
-  await statsClient.query("select pg_stat_clear_snapshot()");
-  const { rows } = await statsClient.query("select xact_commit from pg_stat_database where datname = current_database()");
-  return Number(rows[0].xact_commit);
+  const { rows } = await statsClient.query(
+    "select count(distinct created_at)::int as commits, coalesce(max(id), $1)::int as last from chat_messages where id > $1",
+    [lastMessageId],
+  );
+  lastMessageId = rows[0].last;
+  return rows[0].commits;
 }
 
 let httpTurn = 0; // POSTs take turns over the replicas
@@ -405,7 +408,7 @@ async function findCeiling({ bare = false } = {}) {
       `  ${String(rate).padStart(5)}/s: ${ok ? "pass" : "FAIL"}  accepted ${r.accepted.length}, refused ${r.refused}` +
         `${r.refused ? ` (answered in p50 ${ms(r.refusal(50))} ms, p99 ${ms(r.refusal(99))} ms)` : ""}, failed ${r.failed}, lost ${lost};` +
         ` delivery p50 ${ms(r.latency(50))} p99 ${ms(p99)} ms; answer p99 ${ms(r.request(99))} ms; CPU busy ${r.cpu("busy")}, stolen ${r.cpu("steal")}` +
-        `${Number.isNaN(r.commits) || bare ? "" : `; ${r.commits} commits (${(r.accepted.length / Math.max(1, r.commits)).toFixed(1)} messages each)`}`,
+        `${Number.isNaN(r.commits) || bare ? "" : `; stored by ${r.commits} commits (${(r.accepted.length / Math.max(1, r.commits)).toFixed(1)} messages each)`}`,
     );
     if (r.failed > 0 || lost > 0) exitCode = 1; // an error or a lost message is a bug at any rate; a refusal is not
     // The senders' rate-limit window, and time to drain; the bare server has no limit, only the draining.
@@ -451,7 +454,11 @@ if (BASELINE) {
   const appCeiling = await findCeiling();
   const atLeast = (ceiling) => `${ceiling.capped ? "≥ " : ""}${ceiling.rate}/s`;
   console.log(
-    `\nceilings: bare ${atLeast(bareCeiling)}, app ${atLeast(appCeiling)}: ratio ${appCeiling.capped && !bareCeiling.capped ? "≥ " : ""}${(appCeiling.rate / bareCeiling.rate).toFixed(2)}`,
+    `\nceilings: bare ${atLeast(bareCeiling)}, app ${atLeast(appCeiling)}: ratio ${
+      appCeiling.capped && bareCeiling.capped
+        ? "unknown (both capped: raise --max-rate, or shorten --step-seconds)"
+        : `${appCeiling.capped ? "≥ " : bareCeiling.capped ? "≤ " : ""}${(appCeiling.rate / bareCeiling.rate).toFixed(2)}`
+    }`,
   );
 } else if (CEILING) {
   await setUp();

@@ -6,6 +6,8 @@ export interface BuiltServer {
   pid: number;
   /** SIGTERM, then waits for the process to exit. */
   stop(): Promise<void>;
+  /** SIGKILL (a crash: nothing is finished or flushed by the process), then waits for it to be gone. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -33,6 +35,10 @@ export async function startBuiltServer(env: Record<string, string>): Promise<Bui
     pid: child.pid!,
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+    async kill() {
+      if (child.exitCode === null) child.kill("SIGKILL");
       await exited;
     },
   };
