@@ -2,11 +2,9 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createClient } from "@supabase/supabase-js";
 import type { Socket } from "socket.io-client";
-import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signAnonKey } from "../../server/auth/jwt";
+import { remoteMember } from "../support/auth";
 import { startBuiltServer, type BuiltServer } from "../support/built-server";
 import { createTestDatabase, testEngine, type TestDatabase } from "../support/database";
 import { connectSocket } from "../support/sockets";
@@ -35,31 +33,13 @@ describe("a crash while messages are in flight", () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function member(baseUrl: string) {
-    const supabase = createClient(baseUrl, await signAnonKey(secret), {
-      auth: { persistSession: false, autoRefreshToken: false },
-      realtime: { transport: WebSocket as never },
-    });
-    const { data, error } = await supabase.auth.signUp({ email: `${randomBytes(5).toString("hex")}@example.jp`, password: "correct-horse-42" });
-    if (error) throw error;
-    const token = data.session!.access_token;
-    const api = (pathname: string, json?: unknown) =>
-      fetch(new URL(pathname, baseUrl), {
-        method: json === undefined ? "GET" : "POST",
-        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-        ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-      });
-    expect((await api("/api/user/profile", { displayName: "クラッシュ" })).ok).toBe(true);
-    return { id: data.user!.id, token, api };
-  }
-
   it("every acknowledged message is stored after a restart", async () => {
     const first = await startBuiltServer(env);
     servers.push(first);
-    const listener = await member(first.url);
+    const listener = await remoteMember(first.url, secret);
     const senders = await Promise.all(
       Array.from({ length: 5 }, async () => {
-        const sender = await member(first.url);
+        const sender = await remoteMember(first.url, secret);
         const room = await (await sender.api("/api/chat/rooms", { participantIds: [listener.id], type: "DIRECT", name: null })).json();
         const socket = await connectSocket(first.url, sender.token);
         sockets.push(socket);

@@ -2,10 +2,8 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createClient } from "@supabase/supabase-js";
-import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signAnonKey } from "../../server/auth/jwt";
+import { remoteMember } from "../support/auth";
 import { startBuiltServer, type BuiltServer } from "../support/built-server";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 import { collect, connectSocket, settle } from "../support/sockets";
@@ -43,28 +41,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)("two server processes sharing one 
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function member(baseUrl: string, displayName: string) {
-    const supabase = createClient(baseUrl, await signAnonKey(secret), {
-      auth: { persistSession: false, autoRefreshToken: false },
-      realtime: { transport: WebSocket as never },
-    });
-    const { data, error } = await supabase.auth.signUp({ email: `${randomBytes(5).toString("hex")}@example.jp`, password: "correct-horse-42" });
-    if (error) throw error;
-    const token = data.session!.access_token;
-    const api = (pathname: string, json: unknown) =>
-      fetch(new URL(pathname, baseUrl), {
-        method: "POST",
-        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-        body: JSON.stringify(json),
-      });
-    expect((await api("/api/user/profile", { displayName })).ok).toBe(true);
-    return { id: data.user!.id, token, api };
-  }
-
   it("a message sent through one reaches a socket connected to the other", async () => {
     const [a, b] = urls as [string, string];
-    const alice = await member(a, "アリス");
-    const bob = await member(b, "ボブ");
+    const alice = await remoteMember(a, secret, "アリス");
+    const bob = await remoteMember(b, secret, "ボブ");
     const bobSocket = await connectSocket(b, bob.token);
     const received = collect<{ content: string }>(bobSocket, "chat:message");
 
@@ -77,8 +57,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)("two server processes sharing one 
 
   it("one sender's socket messages through both at once: the rate limit holds exactly, and both replicas deliver", async () => {
     const [a, b] = urls as [string, string];
-    const alice = await member(a, "アリス");
-    const bob = await member(b, "ボブ");
+    const alice = await remoteMember(a, secret, "アリス");
+    const bob = await remoteMember(b, secret, "ボブ");
     const [aliceOnA, aliceOnB, bobOnB] = await Promise.all([connectSocket(a, alice.token), connectSocket(b, alice.token), connectSocket(b, bob.token)]);
     const received = collect<{ content: string }>(bobOnB, "chat:message");
     const room = await (await alice.api("/api/chat/rooms", { participantIds: [bob.id], type: "DIRECT", name: null })).json();

@@ -61,3 +61,26 @@ export async function createBrowserMember(app: TestServer, displayName?: string)
   };
   return { ...member, page, jar };
 }
+
+/**
+ * A member with a profile on a server in another process (the built server, a replica), signed up through
+ * supabase-js with the server's JWT secret; `api` GETs, or POSTs `json`, with its bearer token.
+ */
+export async function remoteMember(baseUrl: string, secret: string, displayName = "メンバー") {
+  const supabase = createClient(baseUrl, await signAnonKey(secret), {
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { transport: WebSocket as never },
+  });
+  const { data, error } = await supabase.auth.signUp({ email: uniqueEmail(), password: PASSWORD });
+  if (error || !data.session) throw error ?? new Error("no session");
+  const token = data.session.access_token;
+  const api = (pathname: string, json?: unknown) =>
+    fetch(new URL(pathname, baseUrl), {
+      method: json === undefined ? "GET" : "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+    });
+  const profile = await api("/api/user/profile", { displayName });
+  if (!profile.ok) throw new Error(`profile setup failed: ${profile.status}`);
+  return { id: data.user!.id, token, api };
+}
