@@ -46,7 +46,12 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-bench-"));
 // BENCH_NODE_ARGS="--cpu-prof" profiles the server during the run.
 // After the timed part, SIGUSR1 opens the server's inspector (on a free port) so that the bench can collect its
 // garbage before weighing its heap; an open inspector during the timed part would slow the server.
-const nodeArgs = ["--inspect-port=127.0.0.1:0", ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [])];
+// `--probe`: the server prints its event loop's delay and its pool's wait once a second (test/perf/server-probe.mjs).
+const nodeArgs = [
+  "--inspect-port=127.0.0.1:0",
+  ...(flag("probe") ? ["--import", path.join(import.meta.dirname, "server-probe.mjs")] : []),
+  ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+];
 // `--replicas 2`: that many app processes sharing DATABASE_URL and REDIS_URL (both required) and one DATA_DIR (its
 // generated secrets). A user's tabs alternate between them, so every room has sockets on each.
 const REPLICAS = arg("replicas", 1);
@@ -476,7 +481,7 @@ if (BASELINE) {
   console.log(`delivery latency ms: p50 ${ms(r.latency(50))}  p95 ${ms(r.latency(95))}  p99 ${ms(r.latency(99))}  max ${ms(r.latency(100))}`);
   // Steal is CPU time the hypervisor gave to other machines: on a shared VM it explains most of the spread between runs.
   console.log(`machine CPU during the timed part: busy ${r.cpu("busy")}, idle ${r.cpu("idle")}, stolen ${r.cpu("steal")}`);
-  console.log(`POST response ms: p50 ${ms(r.request(50))}  p95 ${ms(r.request(95))}  p99 ${ms(r.request(99))}  max ${ms(r.request(100))}`);
+  console.log(`answer (acknowledgement or POST response) ms: p50 ${ms(r.request(50))}  p95 ${ms(r.request(95))}  p99 ${ms(r.request(99))}  max ${ms(r.request(100))}`);
   if (r.failed > 0 || r.expected !== r.received) exitCode = 1;
 
   // Memory per connection: the heap with every socket open, then again once they have all closed.
