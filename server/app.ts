@@ -23,6 +23,7 @@ import { createOverloadGuard, type OverloadGuard } from "./overload";
 import { attachRealtime, type Realtime } from "./realtime";
 import { attachChatSend } from "./chat-socket";
 import { createChatSender } from "../app/models/chat-sender.server";
+import { CHAT_SEND_POSTGRES_CONCURRENCY } from "../app/lib/constants/chat";
 import { createImageStorage, localUploadsDir } from "./storage";
 import { startSweeper, type Sweeper } from "./sweeper";
 import { bookingSweepJobs } from "../app/models/bookings.server";
@@ -109,8 +110,8 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   });
   presence = startPresenceTracker({ db: database.db, realtime });
   // Every chat message people type, whether it comes over a socket, the API or the plain form, is stored by group
-  // commit (ADR 026): PGlite has one connection; on PostgreSQL two groups may be in flight.
-  const chat = createChatSender({ db: database.db, realtime, concurrency: database.engine === "postgres" ? 2 : 1 });
+  // commit (ADR 026).
+  const chat = createChatSender({ db: database.db, realtime, concurrency: database.engine === "postgres" ? CHAT_SEND_POSTGRES_CONCURRENCY : 1 });
   attachChatSend(io, { chat, overload });
   const sweeper = startSweeper({
     db: database.db,

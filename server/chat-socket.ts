@@ -1,5 +1,4 @@
 import type { Server as SocketServer } from "socket.io";
-import { ZodError } from "zod";
 import { CHAT_SEND_MAX_PENDING } from "../app/lib/constants/chat";
 import { chatErrorMessage } from "../app/lib/error-messages";
 import { messages } from "../app/lib/messages";
@@ -12,11 +11,16 @@ import type { OverloadGuard } from "./overload";
 
 type Ack = ChatSendAck<ChatMessage>;
 
-const refusal = (status: number, code: string, message: string, extra: Partial<Extract<Ack, { success: false }>> = {}): Ack => ({
+const refusal = (
+  status: number,
+  code: string,
+  message: string,
+  { fieldErrors, retryAfter }: { fieldErrors?: Record<string, string[] | undefined>; retryAfter?: number } = {},
+): Ack => ({
   status,
   success: false,
-  error: { code, message, ...extra.error },
-  ...(extra.retryAfter ? { retryAfter: extra.retryAfter } : {}),
+  error: { code, message, ...(fieldErrors ? { fieldErrors } : {}) },
+  ...(retryAfter ? { retryAfter } : {}),
 });
 
 /**
@@ -38,11 +42,7 @@ export function attachChatSend(io: SocketServer, { chat, overload }: { chat: Cha
       }
       const input = sendMessageSchema.safeParse(payload);
       if (!input.success) {
-        return answer(
-          refusal(400, "invalid_input", messages.validation.checkInput, {
-            error: { fieldErrors: (input.error as ZodError).flatten().fieldErrors } as never,
-          }),
-        );
+        return answer(refusal(400, "invalid_input", messages.validation.checkInput, { fieldErrors: input.error.flatten().fieldErrors }));
       }
       try {
         const outcome = await chat.send({ senderId: user.id, sessionId: user.sessionId, ...input.data });

@@ -36,13 +36,12 @@ export function attachRealtime(
     const token = socket.handshake.auth?.token;
     const user = typeof token === "string" ? await authenticate(token).catch(() => null) : null;
     if (!user) return next(new Error("unauthorized"));
-    socket.data.userId = user.id;
     socket.data.user = user;
     next();
   });
 
   io.on("connection", async (socket) => {
-    const userId = socket.data.userId as string;
+    const userId = (socket.data.user as AuthUser).id;
     await socket.join(userChannel(userId));
     socket.on("disconnect", () => onDisconnect?.(userId));
     const [rooms] = await Promise.all([roomIdsOf(userId).catch(() => []), onConnect?.(userId).catch(() => undefined)]);

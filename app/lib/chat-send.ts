@@ -18,18 +18,17 @@ export interface ChatSendBody {
  * it was, its `chat:message` event shows it.
  */
 export async function sendChatMessage({ socket, api, body }: { socket: Socket | null; api: ApiClient; body: ChatSendBody }): Promise<ChatMessage> {
-  const payload = { ...body, messageType: "TEXT", metadata: null };
   if (socket?.connected) {
     let ack: ChatSendAck<ChatMessage>;
     try {
-      ack = await socket.timeout(CHAT_SEND_ACK_TIMEOUT_MS).emitWithAck(ClientEvent.chatSend, payload);
+      ack = await socket.timeout(CHAT_SEND_ACK_TIMEOUT_MS).emitWithAck(ClientEvent.chatSend, body);
     } catch {
       throw new Error(messages.chat.sendFailed);
     }
     if (ack.success) return ack.data.message;
     if (ack.status !== 401) throw new Error(ack.error.message);
   }
-  const result = await api.post<{ data: { message: ChatMessage } }>("/api/chat/messages", payload);
+  const result = await api.post<{ data: { message: ChatMessage } }>("/api/chat/messages", body);
   if (!result) throw new Error(messages.chat.sendFailed);
   return result.data.message;
 }

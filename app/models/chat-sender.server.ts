@@ -90,12 +90,12 @@ export async function storeMessages(db: Database, inputs: readonly ChatSendInput
       from input x
       left join members s on s.i = x.i and s.user_id = x.sender_id
     ), admitted as (
-      select * from judged where session_alive and is_member and not blocked
-    ), ${rateLimitWindowCte({ bucket: sql<string>`'chat:user:' || sender_id`, ...CHAT_RATE_LIMIT, from: "admitted" })},
+      select *, 'chat:user:' || sender_id as bucket from judged where session_alive and is_member and not blocked
+    ), ${rateLimitWindowCte({ bucket: sql<string>`bucket`, ...CHAT_RATE_LIMIT, from: "admitted" })},
     message as (
       insert into chat_messages (room_id, sender_id, content, message_type, metadata)
       select a.room_id, a.sender_id, a.content, a.message_type, a.metadata
-      from admitted a join rate_limit_counted c on c.bucket = 'chat:user:' || a.sender_id
+      from admitted a join rate_limit_counted c on c.bucket = a.bucket
       order by a.i
       returning id, content, message_type, metadata, room_id, sender_id, created_at
     ), room as (
@@ -223,10 +223,7 @@ export function createChatSender({
     const started = performance.now();
     let outcomes: StoreOutcome[];
     try {
-      outcomes = await storeMessages(
-        db,
-        group.map((waiting) => waiting.input),
-      );
+      outcomes = await storeMessages(db, group.map((waiting) => waiting.input));
     } catch (error) {
       onGroup?.({ size: group.length, ok: false, ms: performance.now() - started });
       for (const waiting of group) waiting.reject(error);

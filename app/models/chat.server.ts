@@ -39,7 +39,7 @@ export interface ChatRoom {
 /** A chat rule was broken; the route answers its status with its Japanese message. */
 export class ChatError extends Error {
   constructor(
-    readonly status: 401 | 403 | 404 | 422 | 429,
+    readonly status: 403 | 404 | 422 | 429,
     readonly code: string,
   ) {
     super(code);

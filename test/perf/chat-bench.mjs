@@ -16,10 +16,11 @@ import { io } from "socket.io-client";
 import WebSocket from "ws";
 
 const flag = (name) => process.argv.includes(`--${name}`);
-const arg = (name, fallback) => {
+const option = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
-  return index > 0 ? Number(process.argv[index + 1]) : fallback;
+  return index > 0 ? process.argv[index + 1] : fallback;
 };
+const arg = (name, fallback) => Number(option(name, fallback));
 const BASELINE = flag("baseline");
 const CEILING = flag("ceiling") || BASELINE;
 const SOCKETS = arg("sockets", CEILING ? 2000 : 1000);
@@ -34,10 +35,10 @@ const MAX_RATE = arg("max-rate", 4000);
 const CONCURRENCY = 8;
 // How the app's senders send: over their socket (`chat:send`, as a browser with JavaScript does) or by POST
 // /api/chat/messages (`--via http`, as any other client).
-const VIA = process.argv.includes("--via") ? process.argv[process.argv.indexOf("--via") + 1] : "socket";
+const VIA = option("via", "socket");
 if (!["socket", "http"].includes(VIA)) throw new Error("--via socket|http");
 // The bare server is sent to by POST (the baseline of issue 25), or with `--bare-via socket` over the socket as well.
-const BARE_VIA = process.argv.includes("--bare-via") ? process.argv[process.argv.indexOf("--bare-via") + 1] : "http";
+const BARE_VIA = option("bare-via", "http");
 // The chat rate limit (10 messages per 10 s per sender): a ceiling step never asks a sender for more.
 const SENDER_LIMIT = 10;
 const SENDER_WINDOW_MS = 10_000;
@@ -100,10 +101,12 @@ process.on("exit", () => {
 });
 
 let inspectorUrl;
+/** A server's stderr, without the inspector's own lines. */
+const passStderr = (text) => process.stderr.write(text.replace(/^(Debugger (listening|attached|ending)|For help, see|Waiting for the debugger).*\n/gm, ""));
 server.stderr.on("data", (chunk) => {
   const text = String(chunk);
   inspectorUrl ??= /Debugger listening on (ws:\/\/\S+)/.exec(text)?.[1];
-  process.stderr.write(text.replace(/^(Debugger (listening|attached|ending)|For help, see|Waiting for the debugger).*\n/gm, ""));
+  passStderr(text);
 });
 /** The address a server started as a child prints once it listens (`line` captures its port). */
 function addressOf(child, line, name) {
@@ -122,7 +125,7 @@ const appBases = [await addressOf(server, /GamerMatch: http:\/\/[^:]+:(\d+)/, "t
 while (servers.length < REPLICAS) {
   const replica = startApp();
   servers.push(replica);
-  replica.stderr.on("data", (chunk) => process.stderr.write(String(chunk).replace(/^(Debugger |For help, see).*\n/gm, "")));
+  replica.stderr.on("data", (chunk) => passStderr(String(chunk)));
   appBases.push(await addressOf(replica, /GamerMatch: http:\/\/[^:]+:(\d+)/, `replica ${servers.length}`));
 }
 const appBase = appBases[0];

@@ -24,6 +24,11 @@ export const REALTIME_CONNECT_TIMEOUT_MS = 10_000;
 export const CHAT_POPUP_MS = 5_000;
 /** Messages stored by one statement at most (group commit, ADR 026); more wait for the next. */
 export const CHAT_SEND_MAX_GROUP = 200;
+/**
+ * Groups in a commit at once on PostgreSQL (PGlite has one connection: one). More would make the groups smaller and
+ * the commits more numerous for no gain on two cores (ADR 026).
+ */
+export const CHAT_SEND_POSTGRES_CONCURRENCY = 2;
 /** How long the browser waits for the server's answer to a message sent over the socket. */
 export const CHAT_SEND_ACK_TIMEOUT_MS = 10_000;
 /** Messages waiting for a commit beyond which a socket's new message is refused as overloaded (503). */
