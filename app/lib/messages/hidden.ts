@@ -1,0 +1,3 @@
+// Content the operators hid (PRODUCT §10): shown to its author alone, with this mark.
+export const badge = "運営により非表示";
+export const explanation = "運営により非表示になっています。ほかのユーザーには表示されません。";
