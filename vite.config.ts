@@ -52,6 +52,12 @@ export default defineConfig(({ isSsrBuild }) => ({
           hookTimeout: 60_000,
         },
       },
+      {
+        // Two replicas behind HAProxy (test/cluster/, ADR 034): a step of its own in `npm test`, after the
+        // integration tests, so that nothing else competes for the two cores while it measures reconnect times.
+        extends: true,
+        test: { name: "cluster", include: ["test/cluster/**/*.test.ts"], environment: "node", testTimeout: 180_000, hookTimeout: 120_000 },
+      },
     ],
   },
 }));

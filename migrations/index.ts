@@ -11,6 +11,11 @@ import * as m0009 from "./0009_posts";
 import * as m0010 from "./0010_subscriptions_payouts";
 import * as m0011 from "./0011_events_communities";
 import * as m0012 from "./0012_explore";
+import * as m0013 from "./0013_mail_and_accounts";
+import * as m0014 from "./0014_mail_notifications";
+import * as m0015 from "./0015_trust_and_safety";
+import * as m0016 from "./0016_moderation_effects";
+import * as m0017 from "./0017_hidden_review_ratings";
 
 /**
  * Every migration, in order. Migrations are imported statically so the bundled server, the
@@ -29,4 +34,9 @@ export const migrations: Record<string, Migration> = {
   "0010_subscriptions_payouts": m0010,
   "0011_events_communities": m0011,
   "0012_explore": m0012,
+  "0013_mail_and_accounts": m0013,
+  "0014_mail_notifications": m0014,
+  "0015_trust_and_safety": m0015,
+  "0016_moderation_effects": m0016,
+  "0017_hidden_review_ratings": m0017,
 };

@@ -11,11 +11,16 @@ import { createAdapter } from "@socket.io/redis-streams-adapter";
 import { createClient as createRedisClient } from "redis";
 import { Server as SocketServer } from "socket.io";
 import type { ViteDevServer } from "vite";
+import { log } from "../app/lib/logger.server";
 import { messages } from "../app/lib/messages";
+import { RealtimeEvent } from "../app/lib/realtime-events";
 import { listRoomIds } from "../app/models/chat.server";
-import { createAuthService, type RequestInfo } from "./auth/session";
+import { createAuthService, type RequestAuth, type RequestInfo } from "./auth/session";
 import type { AppConfig } from "./config";
 import type { DatabaseHandle } from "./db";
+import { migrationsApplied } from "./db/migrate";
+import { createMetrics, metricsEndpoint, type Metrics } from "./metrics";
+import { requestLog, routeLabels } from "./request-log";
 import "./load-context";
 import { createPayments } from "./payments";
 import { startPresenceTracker, type PresenceTracker } from "./presence";
@@ -26,9 +31,13 @@ import { createChatSender } from "../app/models/chat-sender.server";
 import { CHAT_SEND_POSTGRES_CONCURRENCY } from "../app/lib/constants/chat";
 import { createImageStorage, localUploadsDir } from "./storage";
 import { startSweeper, type Sweeper } from "./sweeper";
-import { bookingSweepJobs } from "../app/models/bookings.server";
+import { startMailService, type MailService } from "./mail/service";
+import { bookingReminderJob, bookingSweepJobs } from "../app/models/bookings.server";
+import { chatDigestJob } from "../app/models/chat-digest.server";
 import { subscriptionReminderJob } from "../app/models/subscriptions.server";
 import { eventReminderJob } from "../app/models/events.server";
+import { SESSIONS_ENDED_CHANNEL } from "../app/models/moderation.server";
+import { discardUnreadBody } from "./body-limit";
 import { cspNonce, refuseCrossSiteWrites, securityHeaders } from "./security";
 
 export interface AppServerOptions {
@@ -41,7 +50,10 @@ export interface AppServerOptions {
   build?: ServerBuild;
   /** Where the built browser assets are; defaults to build/client. */
   clientDir?: string;
-  /** How long shutdown waits for in-flight requests before cutting connections. */
+  /**
+   * How long shutdown waits for the requests in progress before cutting connections: 9 s, so that with the closing
+   * steps after it a replica is gone within the 10 s an orchestrator gives it (PRODUCT §11).
+   */
   shutdownTimeoutMs?: number;
   /** The sweeper's clock (tests move it); the real time by default. */
   clock?: () => Date;
@@ -53,9 +65,18 @@ export interface AppServer {
   realtime: Realtime;
   presence: PresenceTracker;
   sweeper: Sweeper;
+  /** The mail outbox's sender (server/mail/service.ts). */
+  mail: MailService;
   overload: OverloadGuard;
+  metrics: Metrics;
+  /** Whether shutdown has begun: /readyz answers 503 and new requests and sockets are refused. */
+  draining(): boolean;
   listen(port: number, host?: string): Promise<AddressInfo>;
-  /** Stops accepting, lets in-flight requests finish, closes sockets, then the database. */
+  /**
+   * The graceful shutdown (PRODUCT §11): refuses new requests and sockets at once (503, /readyz too), lets the requests
+   * in progress finish, stops listening, closes the sockets' transports so that clients reconnect (to another
+   * replica), then stops the sweeper and the mail sender and closes Redis and the database.
+   */
   close(): Promise<void>;
 }
 
@@ -68,12 +89,17 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   // within two minutes gets what it missed (connection state recovery). Without it, one process.
   const redis = config.REDIS_URL ? createRedisClient({ url: config.REDIS_URL }) : undefined;
   if (redis) {
-    redis.on("error", (error) => console.error("[redis]", error.message));
+    redis.on("error", (error) => log.error({ err: error }, "redis: connection error"));
     await redis.connect();
   }
+  // Set when shutdown begins (close()): new requests and socket handshakes are refused from then on.
+  let draining = false;
   const io = new SocketServer(httpServer, {
     path: "/socket.io",
     serveClient: false,
+    // A draining replica takes no new sockets: the handshake fails at the transport and the client tries again, by
+    // then on another replica (the load balancer saw /readyz fail, or found the port closed).
+    allowRequest: (_req, callback) => callback(draining ? "draining" : null, !draining),
     ...(redis
       ? { adapter: createAdapter(redis), connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000 } }
       : {}),
@@ -90,11 +116,27 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
     getBuild = () => vite!.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>;
   }
 
-  const auth = await createAuthService({ config, db: database.db });
+  // Links in mails: SITE_URL, or this server on localhost (its port is known once it listens).
+  let boundPort: number | undefined;
+  const siteUrl = () => config.SITE_URL ?? `http://localhost:${boundPort ?? config.PORT}`;
+  const mail = await startMailService({ config, database, siteUrl, clock: options.clock });
+  const metrics = createMetrics({
+    openSockets: () => io.engine.clientsCount,
+    database: () => ({ inUse: database.inUse(), waiting: database.queueDepth() }),
+  });
+  // Sessions that end (a new password, sign-out everywhere) close their sockets; the emitter exists a few lines on.
+  const auth = await createAuthService({
+    config,
+    db: database.db,
+    clock: options.clock,
+    onSessionsEnded: (userId, ending) =>
+      realtime.disconnectUser(userId, ending).catch((error) => log.error({ err: error, userId }, "auth: could not close the sockets of ended sessions")),
+  });
   const overload = createOverloadGuard({
     maxInFlight: config.OVERLOAD_MAX_IN_FLIGHT,
     maxDatabaseQueue: config.OVERLOAD_MAX_DB_QUEUE,
     databaseQueue: database.queueDepth,
+    onRefused: (kind) => metrics.overloadRefused(kind),
   });
   // Before the realtime module's own middleware: an overloaded server does not spend a query on a handshake.
   io.use(overload.socketMiddleware);
@@ -107,8 +149,16 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
     roomIdsOf: (userId) => listRoomIds({ db: database.db, userId }),
     onConnect: (userId) => presence!.connected(userId),
     onDisconnect: (userId) => presence!.disconnected(userId),
+    onEmit: (event, userIds) => {
+      if (event === RealtimeEvent.chatMessage) metrics.chatMessage(userIds.length);
+    },
   });
   presence = startPresenceTracker({ db: database.db, realtime });
+  // A suspension or ban is decided in another process (`npm run moderation`), which has no sockets: it notifies the
+  // user's id in its transaction, and every server process closes that user's sockets when it commits (ADR 030).
+  await database.listen(SESSIONS_ENDED_CHANNEL, (userId) => {
+    if (userId) realtime.disconnectUser(userId).catch((error) => log.error({ err: error, userId }, "moderation: could not close a suspended user's sockets"));
+  });
   // Every chat message people type, whether it comes over a socket, the API or the plain form, is stored by group
   // commit (ADR 026).
   const chat = createChatSender({ db: database.db, realtime, concurrency: database.engine === "postgres" ? CHAT_SEND_POSTGRES_CONCURRENCY : 1 });
@@ -116,8 +166,9 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   const sweeper = startSweeper({
     db: database.db,
     realtime,
-    jobs: [...bookingSweepJobs({ feePercent: config.PLATFORM_FEE_PERCENT }), subscriptionReminderJob, eventReminderJob],
+    jobs: [...bookingSweepJobs({ feePercent: config.PLATFORM_FEE_PERCENT }), bookingReminderJob, subscriptionReminderJob, eventReminderJob, chatDigestJob, mail.sweepJob],
     clock: options.clock,
+    onRun: (done, at) => metrics.sweeperRan(done, at),
   });
   const requestInfo = (req: express.Request, res: express.Response): RequestInfo => ({
     origin: `${req.protocol}://${req.get("host")}`,
@@ -129,11 +180,37 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
 
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY);
+  // First: every request gets its id, its log line and its count, the refused ones included.
+  const routes = routeLabels(() => getBuild());
+  app.use(routes.refresh, requestLog(metrics, routes.label));
+
+  // While draining, only the health endpoints answer; everything else is refused with the connection closed, so
+  // that the client (or the load balancer, which retries a 503 elsewhere) comes back to a replica that stays.
+  let inFlight = 0;
+  let allFinished: (() => void) | undefined;
+  app.use((req, res, next) => {
+    if (draining && !HEALTH_PATHS.has(req.path)) {
+      res.set({ Connection: "close", "Retry-After": "1", "Cache-Control": "no-store" }).status(503);
+      if (req.path.startsWith("/api/")) res.json({ success: false, error: { code: "unavailable", message: messages.api.restarting } });
+      else res.type("text/plain; charset=utf-8").send(messages.api.restarting);
+      return;
+    }
+    inFlight++;
+    let counted = true;
+    const finish = () => {
+      if (!counted) return;
+      counted = false;
+      if (--inFlight === 0) allFinished?.();
+    };
+    res.once("finish", finish);
+    res.once("close", finish);
+    next();
+  });
   app.use(compression());
   app.use(cspNonce);
   app.use(securityHeaders({ development, supabaseUrl: config.SUPABASE_URL, stripeCheckout: payments.provider === "stripe" }));
   app.use(refuseCrossSiteWrites);
-  app.use(discardUnreadBody);
+  app.use(discardUnreadBody());
 
   // Refused while overloaded (503 + Retry-After); pages and /healthz are not, they wait behind a short queue.
   app.use(["/api", "/auth/v1"], overload.middleware);
@@ -142,6 +219,20 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
     const up = await database.ping();
     res.status(up ? 200 : 503).set("Cache-Control", "no-store").json({ ok: up, db: up ? "ok" : "unavailable" });
   });
+
+  // Whether a load balancer should send this replica work: the database answers, this build's migrations are all
+  // applied, and it is not shutting down.
+  app.get("/readyz", async (_req, res) => {
+    const db = !draining && (await database.ping());
+    const migrations = db && (await migrationsApplied(database.db).catch(() => false));
+    const ready = !draining && db && migrations;
+    res
+      .status(ready ? 200 : 503)
+      .set("Cache-Control", "no-store")
+      .json({ ok: ready, draining, db: db ? "ok" : draining ? "unchecked" : "unavailable", migrations: migrations ? "ok" : "pending" });
+  });
+
+  app.get("/metrics", metricsEndpoint(metrics, config.METRICS_TOKEN));
 
   // Uploaded images (ADR 017), named by their content's hash: they never change, so they are cached for a year.
   // Served as the image type of their name and never sniffed as anything else; a missing one is a 404, a folder too.
@@ -217,7 +308,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
         io,
         config,
         cspNonce: res.locals.cspNonce,
-        auth: auth.forRequest(requestInfo(req, res)),
+        auth: withUserInLog(auth.forRequest(requestInfo(req, res)), res),
         realtime,
         chat,
         payments,
@@ -230,7 +321,8 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   app.use(((error, _req, res, next) => {
     if (res.headersSent) return next(error);
     const status = Number(error?.status ?? error?.statusCode) || 500;
-    if (status >= 500) console.error("[server]", error);
+    // pino-http logs the failed request with this error (res.err) as its line.
+    if (status >= 500) res.err = error;
     res
       .status(status)
       .type("text/plain; charset=utf-8")
@@ -238,7 +330,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   }) satisfies express.ErrorRequestHandler);
 
   let closing: Promise<void> | undefined;
-  const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 10_000;
+  const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 9_000;
 
   return {
     httpServer,
@@ -246,7 +338,10 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
     realtime,
     presence,
     sweeper,
+    mail,
     overload,
+    metrics,
+    draining: () => draining,
     listen(port, host) {
       return new Promise((resolve, reject) => {
         httpServer.once("error", reject);
@@ -255,27 +350,36 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
         // resend its SYN after 1, 3, 7 s. Node's default of 511 overflowed in bench:chat at 300 messages/s.
         httpServer.listen({ port, host, backlog: 4096 }, () => {
           httpServer.off("error", reject);
-          resolve(httpServer.address() as AddressInfo);
+          const address = httpServer.address() as AddressInfo;
+          boundPort = address.port;
+          resolve(address);
         });
       });
     },
     close() {
       closing ??= (async () => {
-        const forceClose = setTimeout(() => httpServer.closeAllConnections(), shutdownTimeoutMs);
-        const drained = new Promise<void>((resolve) => {
-          if (!httpServer.listening) return resolve();
-          httpServer.close(() => resolve());
-        });
+        draining = true;
+        const started = Date.now();
+        log.info({ event: "shutdown", inFlight }, `shutdown: draining, ${inFlight} requests in progress`);
+        // Kept-alive connections with nothing in progress close now; their clients' next request opens a new one.
         httpServer.closeIdleConnections();
-        // Closes every socket's transport, so clients reconnect by themselves (to another replica, or to
-        // this one once restarted). It closes the HTTP server too, which is already closing.
-        await new Promise<void>((resolve) => io.close(() => resolve()));
-        await drained;
-        clearTimeout(forceClose);
+        const deadline = new Promise<void>((resolve) => setTimeout(resolve, shutdownTimeoutMs).unref());
+        if (inFlight > 0) await Promise.race([new Promise<void>((resolve) => (allFinished = resolve)), deadline]);
+        // Stop listening: a load balancer that still sends a request here finds the port closed and tries another
+        // replica. Closing every socket's transport makes its client reconnect by itself, through the load balancer
+        // to another replica (or to this one once restarted). io.close() closes the HTTP server too.
+        httpServer.close();
+        const closed = new Promise<void>((resolve) => io.close(() => resolve()));
+        // Nothing is in progress any more (or the wait ran out): what is left are kept-alive connections, refusals
+        // on their way out and long-polls, all of them cut now. io.close() resolves once the last connection is gone.
+        httpServer.closeAllConnections();
+        await Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, 1_000).unref())]);
+        log.info({ event: "shutdown", unfinished: inFlight, ms: Date.now() - started }, "shutdown: requests finished, sockets closed");
         // After the sockets closed (their disconnects are not worth a write any more), before the database closes.
         await chat.drain();
         await presence.stop();
         await sweeper.stop();
+        await mail.close();
         overload.stop();
         await vite?.close();
         await redis?.quit();
@@ -283,6 +387,21 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
       })();
       return closing;
     },
+  };
+}
+
+/** What a draining replica still answers: the load balancer's and the operator's probes. */
+const HEALTH_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
+
+/** The request's auth, noting the signed-in user's id for the request's log line. */
+function withUserInLog(auth: RequestAuth, res: express.Response): RequestAuth {
+  return {
+    ...auth,
+    getUser: () =>
+      auth.getUser().then((user) => {
+        if (user) res.locals.userId = user.id;
+        return user;
+      }),
   };
 }
 
@@ -298,20 +417,4 @@ function toFetchRequest(req: express.Request): Request {
     headers,
     ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: "half" } : {}),
   } as RequestInit);
-}
-
-/**
- * A request answered without its whole body being read (a 401 to a large upload, a form refused early) leaves the
- * rest of the body in the connection, which then cannot serve its next request and is reset. Once the response is
- * sent, the rest is read and dropped, as Node does for bodies nobody started to read.
- */
-function discardUnreadBody(req: express.Request, res: express.Response, next: express.NextFunction) {
-  res.on("finish", () => {
-    if (req.complete || req.destroyed) return;
-    // A response that said Connection: close (a 413 upload) ends the connection instead: Node closes the socket.
-    if (/\bclose\b/i.test(String(res.getHeader("Connection") ?? ""))) return;
-    req.removeAllListeners("data");
-    req.resume();
-  });
-  next();
 }

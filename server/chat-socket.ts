@@ -8,6 +8,7 @@ import type { ChatSender } from "../app/models/chat-sender.server";
 import type { ChatMessage } from "../app/models/chat.server";
 import type { AuthUser } from "./auth/session";
 import type { OverloadGuard } from "./overload";
+import { log } from "../app/lib/logger.server";
 
 type Ack = ChatSendAck<ChatMessage>;
 
@@ -45,14 +46,16 @@ export function attachChatSend(io: SocketServer, { chat, overload }: { chat: Cha
         return answer(refusal(400, "invalid_input", messages.validation.checkInput, { fieldErrors: input.error.flatten().fieldErrors }));
       }
       try {
-        const outcome = await chat.send({ senderId: user.id, sessionId: user.sessionId, ...input.data });
+        // offPlatformConfirmed answers the app's warning; the text is stored and counted either way (PRODUCT §10).
+        const { offPlatformConfirmed: _confirmed, ...message } = input.data;
+        const outcome = await chat.send({ senderId: user.id, sessionId: user.sessionId, ...message });
         if ("refusal" in outcome) {
           const { status, code } = outcome.refusal;
           return answer(refusal(status, code, chatErrorMessage(code)));
         }
         answer({ status: 201, success: true, data: { message: outcome.message } });
       } catch (error) {
-        console.error("[chat] a message sent over the socket failed:", error);
+        log.error({ err: error, userId: user.id }, "chat: a message sent over the socket failed");
         answer(refusal(500, "internal", messages.chat.sendFailed));
       }
     });

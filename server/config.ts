@@ -49,6 +49,30 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, "must be a webhook signing secret (whsec_…)").optional(),
   /** Where the Stripe client sends API requests (tests point it at a local server). */
   STRIPE_API_BASE: z.string().url().optional(),
+  /**
+   * Where links in mails point (https://example.jp). Unset: http://localhost:<the port the server listens on>.
+   * Links are never built from a request's Host header, which a stranger could set to their own site.
+   */
+  SITE_URL: z
+    .string()
+    .url()
+    .refine((url) => /^https?:\/\//.test(url), "must be an http(s):// URL")
+    .transform((url) => url.replace(/\/+$/, ""))
+    .optional(),
+  /** Mail goes out through this SMTP server (smtp:// or smtps://, with user:password if it needs them). Unset: DATA_DIR/mail/*.eml. */
+  SMTP_URL: z
+    .string()
+    .url()
+    .refine((url) => /^smtps?:\/\//.test(url), "must be an smtp:// or smtps:// URL")
+    .optional(),
+  MAIL_FROM: z.string().min(3).default("GamerMatch <no-reply@gamermatch.localhost>"),
+  /** Sign-up asks to confirm the address by mail before the first sign-in (local auth). */
+  AUTH_CONFIRM_EMAIL: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((value) => value === "true"),
+  /** `GET /metrics` answers only a caller sending `Authorization: Bearer <this>`; unset, it does not exist (404). */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   ALLOW_DEMO_ACCOUNTS: z
     .enum(["true", "false"])
     .default("false")

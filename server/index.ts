@@ -4,6 +4,7 @@ import type { ServerBuild } from "@remix-run/node";
 import { createAppServer } from "./app";
 import { ConfigError, loadConfig, type AppConfig } from "./config";
 import { prepareDatabase } from "./db/prepare";
+import { log } from "../app/lib/logger.server";
 
 async function main() {
   let config: AppConfig;
@@ -11,7 +12,7 @@ async function main() {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(error.message);
+      log.fatal(error.message);
       process.exit(1);
     }
     throw error;
@@ -27,18 +28,18 @@ async function main() {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
-      console.log(`[server] ${signal} again: exiting now`);
+      log.warn({ event: "shutdown", signal }, `server: ${signal} again, exiting now`);
       process.exit(1);
     }
     stopping = true;
-    console.log(`[server] ${signal}: finishing requests and closing`);
+    log.info({ event: "shutdown", signal }, `server: ${signal}, finishing requests and closing`);
     server.close().then(
       () => {
-        console.log("[server] closed");
+        log.info({ event: "shutdown" }, "server: closed");
         process.exit(0);
       },
       (error) => {
-        console.error("[server] shutdown failed:", error);
+        log.error({ event: "shutdown", err: error }, "server: shutdown failed");
         process.exit(1);
       },
     );
@@ -48,10 +49,10 @@ async function main() {
 
   const address = await server.listen(config.PORT, config.HOST);
   const host = config.HOST === "0.0.0.0" || config.HOST === "::" ? "localhost" : config.HOST;
-  console.log(`GamerMatch: http://${host}:${address.port} (${config.NODE_ENV}, ${database.engine})`);
+  log.info({ event: "listening", port: address.port, engine: database.engine }, `GamerMatch: http://${host}:${address.port} (${config.NODE_ENV}, ${database.engine})`);
 }
 
 main().catch((error) => {
-  console.error("[server] failed to start:", error);
+  log.fatal({ err: error }, "server: failed to start");
   process.exit(1);
 });

@@ -2,6 +2,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import type express from "express";
 import type { Socket } from "socket.io";
 import { OVERLOAD_DEFAULTS } from "../app/lib/constants";
+import { log } from "../app/lib/logger.server";
 import { messages } from "../app/lib/messages";
 
 /**
@@ -31,6 +32,7 @@ export function createOverloadGuard({
   databaseQueue,
   maxEventLoopDelayMs = OVERLOAD_DEFAULTS.maxEventLoopDelayMs,
   retryAfterSeconds = OVERLOAD_DEFAULTS.retryAfterSeconds,
+  onRefused,
 }: {
   maxInFlight: number;
   maxDatabaseQueue: number;
@@ -38,6 +40,8 @@ export function createOverloadGuard({
   databaseQueue: () => number;
   maxEventLoopDelayMs?: number;
   retryAfterSeconds?: number;
+  /** Told of each refusal (the metrics count them). */
+  onRefused?: (kind: "http" | "socket") => void;
 }): OverloadGuard {
   let inFlight = 0;
   // The mean delay of the event loop over the last window: high when every turn of the loop is long. Only several
@@ -58,11 +62,13 @@ export function createOverloadGuard({
     inFlight >= maxInFlight || databaseQueue() >= maxDatabaseQueue || lateWindows >= OVERLOAD_DEFAULTS.lateWindows;
 
   // One line per second at most while refusing, so that an overload is visible without flooding the log.
-  const noteRefusal = () => {
+  const noteRefusal = (kind: "http" | "socket") => {
+    onRefused?.(kind);
     refusedSinceLog++;
     logTimer ??= setTimeout(() => {
-      console.warn(
-        `[overload] refused ${refusedSinceLog} requests (in progress ${inFlight}, database queue ${databaseQueue()}, event loop ${eventLoopDelayMs.toFixed(0)} ms late)`,
+      log.warn(
+        { event: "overload", refused: refusedSinceLog, inFlight, databaseQueue: databaseQueue(), eventLoopDelayMs: Math.round(eventLoopDelayMs) },
+        `overload: refused ${refusedSinceLog} requests in the last second`,
       );
       refusedSinceLog = 0;
       logTimer = undefined;
@@ -72,7 +78,7 @@ export function createOverloadGuard({
   return {
     middleware(req, res, next) {
       if (overloaded()) {
-        noteRefusal();
+        noteRefusal("http");
         req.resume(); // the body is not wanted; let the connection be reused
         res
           .status(503)
@@ -98,7 +104,7 @@ export function createOverloadGuard({
     },
     socketMiddleware(_socket, next) {
       if (!overloaded()) return next();
-      noteRefusal();
+      noteRefusal("socket");
       next(Object.assign(new Error(messages.api.overloaded), { data: { retryAfter: retryAfterSeconds } }));
     },
     overloaded,

@@ -2,6 +2,7 @@ import { PRESENCE_DISCONNECT_FLUSH_MS, PRESENCE_SWEEP_MS } from "../app/lib/cons
 import { announceOffline, markSeen } from "../app/models/presence.server";
 import type { Database } from "./db/schema";
 import type { Realtime } from "./realtime";
+import { log } from "../app/lib/logger.server";
 
 export interface PresenceTracker {
   /** A socket of the user connected here. Resolves once the user is marked seen (at their first socket). */
@@ -28,7 +29,7 @@ export function startPresenceTracker({ db, realtime }: { db: Database; realtime:
   let flushTimer: NodeJS.Timeout | undefined;
 
   const track = <T>(work: Promise<T>) => {
-    const tracked = work.catch((error: Error) => console.error("[presence]", error.message)).finally(() => inFlight.delete(tracked));
+    const tracked = work.catch((error: Error) => log.error({ err: error }, "presence: an update failed")).finally(() => inFlight.delete(tracked));
     inFlight.add(tracked);
     return tracked;
   };

@@ -11,6 +11,11 @@ export interface Realtime {
   toUsers(userIds: readonly string[], event: RealtimeEventName, payload: unknown): void;
   /** Makes the users' connected sockets join a chat room's channel (they just became participants). */
   joinRoom(userIds: readonly string[], roomId: string): void;
+  /**
+   * Closes the user's sockets on every replica, but those of `keepSessionId`: their sessions ended (a new password,
+   * sign-out everywhere, leaving), so what they would still hear is no longer theirs to hear.
+   */
+  disconnectUser(userId: string, options?: { keepSessionId?: string }): Promise<void>;
 }
 
 /**
@@ -24,12 +29,15 @@ export function attachRealtime(
     roomIdsOf,
     onConnect,
     onDisconnect,
+    onEmit,
   }: {
     authenticate: (accessToken: string) => Promise<AuthUser | null>;
     roomIdsOf: (userId: string) => Promise<string[]>;
     /** Runs before the socket hears "ready" (presence marks the user seen). */
     onConnect?: (userId: string) => Promise<unknown>;
     onDisconnect?: (userId: string) => void;
+    /** Told of every event sent to users (the metrics count chat messages and their recipients). */
+    onEmit?: (event: RealtimeEventName, userIds: readonly string[]) => void;
   },
 ): Realtime {
   io.use(async (socket, next) => {
@@ -51,10 +59,17 @@ export function attachRealtime(
 
   return {
     toUsers(userIds, event, payload) {
-      if (userIds.length) io.to(userIds.map(userChannel)).emit(event, payload);
+      if (!userIds.length) return;
+      io.to(userIds.map(userChannel)).emit(event, payload);
+      onEmit?.(event, userIds);
     },
     joinRoom(userIds, roomId) {
       if (userIds.length) io.in(userIds.map(userChannel)).socketsJoin(roomChannel(roomId));
+    },
+    async disconnectUser(userId, { keepSessionId } = {}) {
+      if (!keepSessionId) return void io.in(userChannel(userId)).disconnectSockets(true);
+      const sockets = await io.in(userChannel(userId)).fetchSockets();
+      for (const socket of sockets) if ((socket.data.user as AuthUser | undefined)?.sessionId !== keepSessionId) socket.disconnect(true);
     },
   };
 }

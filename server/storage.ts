@@ -12,6 +12,8 @@ import type { AppConfig } from "./config";
 export interface ImageStorage {
   /** Stores the object (overwriting an identical one) and answers its public URL. */
   put(object: { key: string; body: Uint8Array; contentType: string }): Promise<string>;
+  /** Removes the objects at these public URLs (what `put` answered); URLs that are not this storage's are skipped. */
+  remove(urls: string[]): Promise<void>;
 }
 
 /** The folder the local storage writes to and server/app.ts serves at /uploads. */
@@ -35,6 +37,9 @@ export function createImageStorage(
       await fs.writeFile(temporary, body);
       await fs.rename(temporary, file);
       return `/uploads/${key}`;
+    },
+    async remove(urls) {
+      for (const key of keysOf(urls)) await fs.rm(path.join(root, key), { force: true });
     },
   };
 }
@@ -61,7 +66,21 @@ function supabaseStorage(
       if (error) throw new Error(`Supabase Storage upload failed: ${error.message}`);
       return bucket.getPublicUrl(objectKey).data.publicUrl;
     },
+    async remove(urls) {
+      const keys = keysOf(urls);
+      if (keys.length === 0) return;
+      const { error } = await bucket.remove(keys);
+      if (error) throw new Error(`Supabase Storage remove failed: ${error.message}`);
+    },
   };
+}
+
+/** The storage keys at the end of these URLs (`…/{kind}/{sha256}.{ext}`), skipping anything else. */
+function keysOf(urls: string[]) {
+  return urls.flatMap((url) => {
+    const key = /([a-z]+\/[0-9a-f]{64}\.(?:jpg|png|webp|gif))$/.exec(url.split(/[?#]/)[0]!)?.[1];
+    return key && KEY_PATTERN.test(key) ? [key] : [];
+  });
 }
 
 function checkKey(key: string) {

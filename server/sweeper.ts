@@ -1,4 +1,5 @@
 import { SWEEP_INTERVAL_MS } from "../app/lib/constants";
+import { log } from "../app/lib/logger.server";
 import type { Database } from "./db/schema";
 import type { Realtime } from "./realtime";
 
@@ -27,12 +28,15 @@ export function startSweeper({
   jobs,
   clock = () => new Date(),
   intervalMs = SWEEP_INTERVAL_MS,
+  onRun,
 }: {
   db: Database;
   realtime: Realtime;
   jobs: SweepJob[];
   clock?: () => Date;
   intervalMs?: number;
+  /** Told when a run finished, with the rows each job acted on (the metrics). */
+  onRun?: (done: Record<string, number>, at: Date) => void;
 }): Sweeper {
   let running: Promise<Record<string, number>> | undefined;
   let stopped = false;
@@ -44,11 +48,12 @@ export function startSweeper({
           if (stopped) break;
           try {
             done[job.name] = await job.run({ db, realtime, now: clock() });
-            if (done[job.name]! > 0) console.log(`[sweeper] ${job.name}: ${done[job.name]}`);
+            if (done[job.name]! > 0) log.info({ event: "sweeper", job: job.name, rows: done[job.name] }, `sweeper: ${job.name} acted on ${done[job.name]}`);
           } catch (error) {
-            console.error(`[sweeper] ${job.name} failed:`, (error as Error).message);
+            log.error({ event: "sweeper", job: job.name, err: error }, `sweeper: ${job.name} failed`);
           }
         }
+        onRun?.(done, new Date());
         return done;
       } finally {
         running = undefined;

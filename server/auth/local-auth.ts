@@ -1,10 +1,13 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import {
+  CONFIRMATION_LINK_TTL_MS,
   EMAIL_MAX,
   PASSWORD_INPUT_MAX,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
+  RECOVER_RATE_LIMIT,
+  RECOVERY_LINK_TTL_MS,
   REFRESH_TOKEN_REUSE_INTERVAL_MS,
   SIGN_IN_ACCOUNT_DELAY,
   SIGN_IN_RATE_LIMIT,
@@ -12,16 +15,19 @@ import {
 } from "../../app/lib/constants";
 import { messages } from "../../app/lib/messages";
 import { isStorableJson, isStorableText } from "../../app/lib/schemas";
+import { formatDateTime } from "../../app/lib/time";
+import { enqueueMail } from "../../app/models/mail-outbox.server";
 import { countRateLimitEvents, recordRateLimitEvent } from "../../app/models/rate-limit.server";
-import type { Database } from "../db/schema";
+import type { Database, OneTimeTokenType } from "../db/schema";
 import { createTokenVerifier, signAccessToken } from "./jwt";
 import { hashPassword, verifyPassword } from "./passwords";
 
 /**
  * The part of the Supabase Auth (GoTrue) HTTP API that supabase-js uses, served by the app itself
  * when no hosted Supabase is configured (PRODUCT §3): signup, password and refresh-token grants,
- * the current user, logout. Requests and responses have GoTrue's shapes, errors included, so
- * supabase-js and @supabase/ssr work against it unchanged.
+ * the current user and its update (password, address), password recovery, one-time links, logout.
+ * Requests and responses have GoTrue's shapes, errors included, so supabase-js and @supabase/ssr
+ * work against it unchanged. Mails go through the outbox in the same transaction (ADR 027).
  */
 export type LocalAuthHandler = (request: Request, info: { clientIp: string }) => Promise<Response>;
 
@@ -32,7 +38,10 @@ interface AuthUserRow {
   created_at: Date;
   updated_at: Date;
   last_sign_in_at: Date | null;
+  email_confirmed_at: Date | null;
 }
+
+const userColumns = ["id", "email", "user_metadata", "created_at", "updated_at", "last_sign_in_at", "email_confirmed_at"] as const;
 
 class AuthError extends Error {
   constructor(
@@ -51,16 +60,17 @@ const sha256 = (value: string) => createHash("sha256").update(value).digest("hex
 const newRefreshToken = () => randomBytes(32).toString("base64url");
 
 /** A user object as GoTrue returns it. */
-function toGoTrueUser(user: AuthUserRow) {
+function toGoTrueUser(user: AuthUserRow, extra: Record<string, unknown> = {}) {
   const created = user.created_at.toISOString();
+  const confirmed = user.email_confirmed_at?.toISOString() ?? null;
   return {
     id: user.id,
     aud: "authenticated",
     role: "authenticated",
     email: user.email,
-    email_confirmed_at: created,
+    email_confirmed_at: confirmed,
     phone: "",
-    confirmed_at: created,
+    confirmed_at: confirmed,
     last_sign_in_at: user.last_sign_in_at?.toISOString() ?? null,
     app_metadata: { provider: "email", providers: ["email"] },
     user_metadata: user.user_metadata,
@@ -68,10 +78,25 @@ function toGoTrueUser(user: AuthUserRow) {
     created_at: created,
     updated_at: user.updated_at.toISOString(),
     is_anonymous: false,
+    ...extra,
   };
 }
 
-export function createLocalAuthHandler({ db, jwtSecret }: { db: Database; jwtSecret: string }): LocalAuthHandler {
+export function createLocalAuthHandler({
+  db,
+  jwtSecret,
+  confirmEmail = false,
+  clock = () => new Date(),
+  onSessionsEnded = async () => {},
+}: {
+  db: Database;
+  jwtSecret: string;
+  /** Sign-up waits for the address to be confirmed by mail (AUTH_CONFIRM_EMAIL). */
+  confirmEmail?: boolean;
+  clock?: () => Date;
+  /** Told after a user's sessions were revoked (all, or all but one): their sockets close (server/realtime.ts). */
+  onSessionsEnded?: (userId: string, options: { keepSessionId?: string }) => Promise<void>;
+}): LocalAuthHandler {
   const verify = createTokenVerifier({ secret: jwtSecret });
 
   async function issueSession(user: AuthUserRow, sessionId: string, issuer: string, parentId: number | null, executor: Database) {
@@ -98,26 +123,55 @@ export function createLocalAuthHandler({ db, jwtSecret }: { db: Database; jwtSec
     };
   }
 
-  async function startSession(user: AuthUserRow, issuer: string) {
-    return db.transaction().execute(async (trx) => {
+  /**
+   * A suspended or banned account gets no session, however it asks (password, refresh, a mailed link): GoTrue's
+   * `user_banned`, with the suspension's end in Tokyo time and where to ask (ADR 030).
+   */
+  async function refuseStopped(executor: Database, userId: string) {
+    const user = await executor.selectFrom("users").select(["suspended_until", "banned_at"]).where("id", "=", userId).executeTakeFirst();
+    if (user?.banned_at) throw new AuthError(400, "user_banned", messages.moderation.banned);
+    if (user?.suspended_until && user.suspended_until.getTime() > clock().getTime()) {
+      throw new AuthError(400, "user_banned", messages.moderation.suspendedUntil(formatDateTime(user.suspended_until)));
+    }
+  }
+
+  /** A new session for the user, begun by `method` ("password", "recovery" …), in `executor`'s transaction. */
+  async function startSession(user: { id: string }, issuer: string, method = "password", executor?: Database) {
+    const run = async (trx: Database) => {
+      await refuseStopped(trx, user.id);
       const signedIn = await trx
         .updateTable("auth_users")
         .set({ last_sign_in_at: sql<Date>`now()` })
         .where("id", "=", user.id)
-        .returning(["id", "email", "user_metadata", "created_at", "updated_at", "last_sign_in_at"])
+        .returning(userColumns)
         .executeTakeFirstOrThrow();
-      const session = await trx.insertInto("auth_sessions").values({ user_id: user.id }).returning("id").executeTakeFirstOrThrow();
+      const session = await trx.insertInto("auth_sessions").values({ user_id: user.id, method }).returning("id").executeTakeFirstOrThrow();
       return issueSession(signedIn, session.id, issuer, null, trx);
-    });
+    };
+    return executor ? run(executor) : db.transaction().execute(run);
+  }
+
+  /**
+   * A one-time link's secret: random, mailed once, stored only as its hash. Issued in the caller's transaction with
+   * the mail that carries it, so the mail exists exactly when the token does.
+   */
+  async function issueOneTimeToken(
+    trx: Database,
+    { userId, type, email, mailKind, mailTo, ttlMs }: { userId: string; type: OneTimeTokenType; email: string; mailKind: string; mailTo: string; ttlMs: number },
+  ) {
+    const token = randomBytes(32).toString("base64url");
+    const now = clock();
+    await trx
+      .insertInto("auth_one_time_tokens")
+      .values({ token_hash: sha256(token), user_id: userId, type, email, created_at: now, expires_at: new Date(now.getTime() + ttlMs) })
+      .execute();
+    await enqueueMail(trx, [{ kind: mailKind, to: mailTo, userId, data: { token, ...(type === "email_change" ? { newEmail: email } : {}) } }]);
   }
 
   async function readCredentials(request: Request) {
     const body = await readBody(request);
-    const email = typeof body.email === "string" ? body.email.normalize("NFC").trim().toLowerCase() : "";
+    const email = readEmail(body.email);
     const password = typeof body.password === "string" ? body.password : "";
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > EMAIL_MAX || !isStorableText(email)) {
-      throw new AuthError(400, "validation_failed", messages.validation.email);
-    }
     if (password.length > PASSWORD_INPUT_MAX) throw new AuthError(400, "validation_failed", messages.validation.maxLength(PASSWORD_INPUT_MAX));
     const data = body.data && typeof body.data === "object" && !Array.isArray(body.data) ? body.data : {};
     if (JSON.stringify(data).length > USER_METADATA_MAX_BYTES || !isStorableJson(data)) {
@@ -132,14 +186,41 @@ export function createLocalAuthHandler({ db, jwtSecret }: { db: Database; jwtSec
       throw new AuthError(422, "validation_failed", messages.auth.passwordTooShort(PASSWORD_MIN_LENGTH));
     }
     const passwordHash = await hashPassword(password);
+    if (confirmEmail) return signupToConfirm({ email, passwordHash, data });
     const user = await db
       .insertInto("auth_users")
-      .values({ email, password_hash: passwordHash, user_metadata: JSON.stringify(data) })
+      .values({ email, password_hash: passwordHash, user_metadata: JSON.stringify(data), email_confirmed_at: sql<Date>`now()` })
       .onConflict((oc) => oc.column("email").doNothing())
-      .returning(["id", "email", "user_metadata", "created_at", "updated_at", "last_sign_in_at"])
+      .returning(userColumns)
       .executeTakeFirst();
     if (!user) throw new AuthError(422, "user_already_exists", messages.auth.userExists);
-    return json(await startSession(user, issuer));
+    return json(await startSession(user, issuer, "signup"));
+  }
+
+  /**
+   * AUTH_CONFIRM_EMAIL: the account waits for its address to be confirmed; the answer is the user without a session,
+   * as GoTrue's. An address that already has an account gets the same answer (GoTrue's obfuscated user), so sign-up
+   * does not tell who is registered; one still unconfirmed gets its confirmation mail again.
+   */
+  async function signupToConfirm({ email, passwordHash, data }: { email: string; passwordHash: string; data: object }) {
+    const sentAt = clock().toISOString();
+    return db.transaction().execute(async (trx) => {
+      const created = await trx
+        .insertInto("auth_users")
+        .values({ email, password_hash: passwordHash, user_metadata: JSON.stringify(data) })
+        .onConflict((oc) => oc.column("email").doNothing())
+        .returning(userColumns)
+        .executeTakeFirst();
+      const user =
+        created ??
+        (await trx.selectFrom("auth_users").select(userColumns).where("email", "=", email).where("email_confirmed_at", "is", null).forUpdate().executeTakeFirst());
+      if (!user) {
+        const now = new Date(sentAt);
+        return json(toGoTrueUser({ id: randomUUID(), email, user_metadata: {}, created_at: now, updated_at: now, last_sign_in_at: null, email_confirmed_at: null }, { confirmation_sent_at: sentAt }));
+      }
+      await issueOneTimeToken(trx, { userId: user.id, type: "signup", email, mailKind: "signup_confirm", mailTo: email, ttlMs: CONFIRMATION_LINK_TTL_MS });
+      return json(toGoTrueUser(user, { confirmation_sent_at: sentAt }));
+    });
   }
 
   async function passwordGrant(request: Request, issuer: string, clientIp: string) {
@@ -154,8 +235,9 @@ export function createLocalAuthHandler({ db, jwtSecret }: { db: Database; jwtSec
     await delay(signInDelayMs(byAccount!));
     const user = await db
       .selectFrom("auth_users")
-      .select(["id", "email", "user_metadata", "password_hash", "created_at", "updated_at", "last_sign_in_at"])
+      .select([...userColumns, "password_hash"])
       .where("email", "=", email)
+      .where("deleted_at", "is", null)
       .executeTakeFirst();
     // Hash even for an unknown account, so timing does not tell which emails exist.
     const valid = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
@@ -163,6 +245,8 @@ export function createLocalAuthHandler({ db, jwtSecret }: { db: Database; jwtSec
       await recordRateLimitEvent({ db, buckets });
       throw new AuthError(400, "invalid_credentials", messages.auth.invalidCredentials);
     }
+    // Only the owner of the password learns that the address waits for confirmation.
+    if (!user.email_confirmed_at) throw new AuthError(400, "email_not_confirmed", messages.auth.emailNotConfirmed);
     return json(await startSession(user, issuer));
   }
 
@@ -174,12 +258,21 @@ export function createLocalAuthHandler({ db, jwtSecret }: { db: Database; jwtSec
         .selectFrom("auth_refresh_tokens as t")
         .innerJoin("auth_sessions as s", "s.id", "t.session_id")
         .innerJoin("auth_users as u", "u.id", "s.user_id")
-        .select(["t.id", "t.used_at", "t.session_id", "s.revoked_at", "u.id as user_id", "u.email", "u.user_metadata", "u.created_at", "u.updated_at", "u.last_sign_in_at"])
+        .select(["t.id", "t.used_at", "t.session_id", "s.revoked_at", "u.id as user_id", "u.email", "u.user_metadata", "u.created_at", "u.updated_at", "u.last_sign_in_at", "u.email_confirmed_at"])
         .where("t.token_hash", "=", sha256(presented))
         .forUpdate("t")
         .executeTakeFirst();
       if (!token || token.revoked_at) return { error: "invalid" as const };
-      const user = { id: token.user_id, email: token.email, user_metadata: token.user_metadata, created_at: token.created_at, updated_at: token.updated_at, last_sign_in_at: token.last_sign_in_at };
+      await refuseStopped(trx, token.user_id);
+      const user = {
+        id: token.user_id,
+        email: token.email,
+        user_metadata: token.user_metadata,
+        created_at: token.created_at,
+        updated_at: token.updated_at,
+        last_sign_in_at: token.last_sign_in_at,
+        email_confirmed_at: token.email_confirmed_at,
+      };
       if (token.used_at) {
         // A spent token again. Within a few seconds it is two tabs racing; else a stolen token: end the session.
         const child = await trx
@@ -218,12 +311,146 @@ export function createLocalAuthHandler({ db, jwtSecret }: { db: Database; jwtSec
     const row = await db
       .selectFrom("auth_sessions as s")
       .innerJoin("auth_users as u", "u.id", "s.user_id")
-      .select(["s.revoked_at", "u.id", "u.email", "u.user_metadata", "u.created_at", "u.updated_at", "u.last_sign_in_at"])
+      .select(["s.revoked_at", "s.method", "u.id", "u.email", "u.user_metadata", "u.created_at", "u.updated_at", "u.last_sign_in_at", "u.email_confirmed_at", "u.deleted_at"])
       .where("s.id", "=", claims.session_id)
       .where("u.id", "=", claims.sub)
       .executeTakeFirst();
-    if (!row || row.revoked_at) throw new AuthError(403, "session_not_found", messages.auth.invalidSession);
+    if (!row || row.revoked_at || row.deleted_at) throw new AuthError(403, "session_not_found", messages.auth.invalidSession);
     return { claims, user: row };
+  }
+
+  /**
+   * `resetPasswordForEmail` (POST /recover): a one-time link valid for an hour goes to the address if it has an
+   * account. The answer is the same either way, and so is the rate limit (per address and per client address), so
+   * neither tells whether the address is registered.
+   */
+  async function recover(request: Request, clientIp: string) {
+    const body = await readBody(request);
+    const email = readEmail(body.email);
+    const buckets = [`recover:ip:${clientIp}`, `recover:email:${email}`];
+    const [byIp, byEmail] = await countRateLimitEvents({ db, buckets, windowMs: RECOVER_RATE_LIMIT.windowMs });
+    if (byIp! >= RECOVER_RATE_LIMIT.perIp || byEmail! >= RECOVER_RATE_LIMIT.perEmail) {
+      throw new AuthError(429, "over_email_send_rate_limit", messages.auth.mailRateLimited);
+    }
+    await db.transaction().execute(async (trx) => {
+      await recordRateLimitEvent({ db: trx, buckets });
+      const user = await trx.selectFrom("auth_users").select("id").where("email", "=", email).where("deleted_at", "is", null).executeTakeFirst();
+      if (user) await issueOneTimeToken(trx, { userId: user.id, type: "recovery", email, mailKind: "recovery", mailTo: email, ttlMs: RECOVERY_LINK_TTL_MS });
+    });
+    return json({});
+  }
+
+  /**
+   * `verifyOtp({ type, token_hash })` (POST /verify): spends a mailed link's token once, before it expires, and
+   * answers a session. recovery: a session that may set a new password without the old one; signup: the address
+   * is confirmed; email_change: the new address becomes the account's.
+   */
+  async function verifyLink(request: Request, issuer: string) {
+    const body = await readBody(request);
+    const type = body.type === "email" ? "signup" : body.type;
+    const tokenHash = typeof body.token_hash === "string" ? body.token_hash : "";
+    if (type !== "recovery" && type !== "signup" && type !== "email_change") {
+      throw new AuthError(400, "validation_failed", messages.validation.checkInput);
+    }
+    if (!tokenHash || tokenHash.length > 256) throw new AuthError(403, "otp_expired", messages.auth.linkInvalid);
+    const now = clock();
+    const result = await db.transaction().execute(async (trx) => {
+      const token = await trx
+        .selectFrom("auth_one_time_tokens as t")
+        .innerJoin("auth_users as u", "u.id", "t.user_id")
+        .select(["t.id", "t.user_id", "t.type", "t.email", "t.expires_at", "t.used_at", "u.deleted_at"])
+        .where("t.token_hash", "=", sha256(tokenHash))
+        .forUpdate("t")
+        .executeTakeFirst();
+      if (!token || token.type !== type || token.used_at || token.deleted_at || token.expires_at <= now) return null;
+      await trx.updateTable("auth_one_time_tokens").set({ used_at: now }).where("id", "=", token.id).execute();
+      // A link spent: the others of its kind are void, so only the newest mail's link ever worked once.
+      await trx
+        .updateTable("auth_one_time_tokens")
+        .set({ used_at: now })
+        .where("user_id", "=", token.user_id)
+        .where("type", "=", token.type)
+        .where("used_at", "is", null)
+        .execute();
+      if (type === "email_change") {
+        const taken = await trx.selectFrom("auth_users").select("id").where("email", "=", token.email).where("id", "<>", token.user_id).executeTakeFirst();
+        if (taken) return "taken" as const;
+        await trx.updateTable("auth_users").set({ email: token.email, updated_at: now }).where("id", "=", token.user_id).execute();
+        await trx.updateTable("users").set({ email: token.email }).where("id", "=", token.user_id).execute();
+      }
+      // Following a link mailed to the address proves it, whatever the link was for.
+      await trx
+        .updateTable("auth_users")
+        .set({ email_confirmed_at: now })
+        .where("id", "=", token.user_id)
+        .where("email_confirmed_at", "is", null)
+        .execute();
+      return startSession({ id: token.user_id }, issuer, type, trx);
+    });
+    if (result === "taken") throw new AuthError(422, "email_exists", messages.auth.userExists);
+    if (!result) throw new AuthError(403, "otp_expired", messages.auth.linkInvalid);
+    return json(result);
+  }
+
+  /**
+   * `updateUser` (PUT /user): a new password, with the current one unless the session came from a recovery link,
+   * ends every other session; a new address is confirmed from itself, and the old one is told.
+   */
+  async function updateUser(request: Request) {
+    const { claims, user } = await authenticate(request);
+    const body = await readBody(request);
+    if (typeof body.password === "string") {
+      const password = body.password;
+      if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
+        throw new AuthError(422, "weak_password", messages.auth.passwordTooShort(PASSWORD_MIN_LENGTH));
+      }
+      const current = await db.selectFrom("auth_users").select("password_hash").where("id", "=", user.id).executeTakeFirstOrThrow();
+      if (user.method !== "recovery") {
+        const given = typeof body.current_password === "string" ? body.current_password : "";
+        if (!given) throw new AuthError(400, "current_password_required", messages.auth.currentPasswordRequired);
+        // Wrong current passwords count as failed sign-ins: a stolen session cannot guess its way to the password.
+        const buckets = [`sign-in:account:${user.email}`];
+        const [failures] = await countRateLimitEvents({ db, buckets, windowMs: SIGN_IN_RATE_LIMIT.windowMs });
+        if (failures! >= SIGN_IN_RATE_LIMIT.limit) throw new AuthError(429, "over_request_rate_limit", messages.auth.rateLimited);
+        if (given.length > PASSWORD_INPUT_MAX || !(await verifyPassword(given, current.password_hash))) {
+          await recordRateLimitEvent({ db, buckets });
+          throw new AuthError(400, "current_password_mismatch", messages.auth.currentPasswordWrong);
+        }
+      }
+      if (await verifyPassword(password, current.password_hash)) throw new AuthError(422, "same_password", messages.auth.samePassword);
+      const passwordHash = await hashPassword(password);
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable("auth_users").set({ password_hash: passwordHash, updated_at: clock() }).where("id", "=", user.id).execute();
+        await trx
+          .updateTable("auth_sessions")
+          .set({ revoked_at: sql<Date>`now()`, revoked_reason: "password_changed" })
+          .where("user_id", "=", user.id)
+          .where("id", "<>", claims.session_id)
+          .where("revoked_at", "is", null)
+          .execute();
+        // A recovery session may set the password once; after that it is an ordinary session.
+        await trx.updateTable("auth_sessions").set({ method: "password" }).where("id", "=", claims.session_id).execute();
+      });
+      await onSessionsEnded(user.id, { keepSessionId: claims.session_id });
+    }
+    let extra: Record<string, unknown> = {};
+    if (typeof body.email === "string") {
+      const email = readEmail(body.email);
+      if (email === user.email) throw new AuthError(422, "same_email", messages.auth.sameEmail);
+      const buckets = [`email-change:${user.id}`];
+      const [sent] = await countRateLimitEvents({ db, buckets, windowMs: RECOVER_RATE_LIMIT.windowMs });
+      if (sent! >= RECOVER_RATE_LIMIT.perEmail) throw new AuthError(429, "over_email_send_rate_limit", messages.auth.mailRateLimited);
+      const taken = await db.selectFrom("auth_users").select("id").where("email", "=", email).executeTakeFirst();
+      if (taken) throw new AuthError(422, "email_exists", messages.auth.userExists);
+      await db.transaction().execute(async (trx) => {
+        await recordRateLimitEvent({ db: trx, buckets });
+        await issueOneTimeToken(trx, { userId: user.id, type: "email_change", email, mailKind: "email_change_confirm", mailTo: email, ttlMs: CONFIRMATION_LINK_TTL_MS });
+        await enqueueMail(trx, [{ kind: "email_change_notice", to: user.email, userId: user.id, data: { newEmail: email } }]);
+      });
+      extra = { new_email: email, email_change_sent_at: clock().toISOString() };
+    }
+    const fresh = await db.selectFrom("auth_users").select(userColumns).where("id", "=", user.id).executeTakeFirstOrThrow();
+    return json(toGoTrueUser(fresh, extra));
   }
 
   async function logout(request: Request) {
@@ -234,6 +461,7 @@ export function createLocalAuthHandler({ db, jwtSecret }: { db: Database; jwtSec
     else if (scope === "others") query = query.where("user_id", "=", claims.sub).where("id", "<>", claims.session_id);
     else query = query.where("user_id", "=", claims.sub);
     await query.execute();
+    if (scope !== "local") await onSessionsEnded(claims.sub, scope === "others" ? { keepSessionId: claims.session_id } : {});
     return new Response(null, { status: 204 });
   }
 
@@ -253,6 +481,12 @@ export function createLocalAuthHandler({ db, jwtSecret }: { db: Database; jwtSec
         }
         case "GET /user":
           return json(toGoTrueUser((await authenticate(request)).user));
+        case "PUT /user":
+          return await updateUser(request);
+        case "POST /recover":
+          return await recover(request, clientIp);
+        case "POST /verify":
+          return await verifyLink(request, issuer);
         case "POST /logout":
           return await logout(request);
         default:
@@ -272,6 +506,15 @@ export function signInDelayMs(failures: number) {
   const { afterFailures, baseMs, maxMs } = SIGN_IN_ACCOUNT_DELAY;
   if (failures < afterFailures) return 0;
   return Math.min(maxMs, baseMs * 2 ** Math.min(failures - afterFailures, 16));
+}
+
+/** An address as accounts store it (NFC, trimmed, lower case), or a 400 in GoTrue's shape. */
+function readEmail(value: unknown) {
+  const email = typeof value === "string" ? value.normalize("NFC").trim().toLowerCase() : "";
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > EMAIL_MAX || !isStorableText(email)) {
+    throw new AuthError(400, "validation_failed", messages.validation.email);
+  }
+  return email;
 }
 
 /** A JSON object body; anything else (not JSON, `null`, an array, a string) reads as an empty one. */

@@ -1,10 +1,12 @@
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from "@supabase/ssr";
 import type { SupabaseClient } from "@supabase/supabase-js";
+import { sql } from "kysely";
 import WebSocket from "ws";
 import type { AppConfig } from "../config";
 import type { Database } from "../db/schema";
 import { createTokenVerifier, signAnonKey, type AccessTokenClaims } from "./jwt";
 import { createLocalAuthHandler, type LocalAuthHandler } from "./local-auth";
+import { log } from "../../app/lib/logger.server";
 
 /** The signed-in caller of one request, from a verified access token. */
 export interface AuthUser {
@@ -45,25 +47,47 @@ export interface AuthService {
   forRequest(info: RequestInfo): RequestAuth;
 }
 
-export async function createAuthService({ config, db }: { config: AppConfig; db: Database }): Promise<AuthService> {
+export async function createAuthService({
+  config,
+  db,
+  clock,
+  onSessionsEnded,
+}: {
+  config: AppConfig;
+  db: Database;
+  /** The time one-time links are issued and checked at (tests move it). */
+  clock?: () => Date;
+  /** Told when a user's sessions were revoked, so their sockets can close. */
+  onSessionsEnded?: (userId: string, options: { keepSessionId?: string }) => Promise<void>;
+}): Promise<AuthService> {
   const local = !config.SUPABASE_URL;
-  const localAuth = local ? createLocalAuthHandler({ db, jwtSecret: config.SUPABASE_JWT_SECRET! }) : undefined;
+  const localAuth = local
+    ? createLocalAuthHandler({ db, jwtSecret: config.SUPABASE_JWT_SECRET!, confirmEmail: config.AUTH_CONFIRM_EMAIL, clock, onSessionsEnded })
+    : undefined;
   const anonKey = config.SUPABASE_ANON_KEY ?? (await signAnonKey(config.SUPABASE_JWT_SECRET!));
   const verifyToken = createTokenVerifier({
     secret: config.SUPABASE_JWT_SECRET,
     jwksUrl: config.SUPABASE_URL ? `${config.SUPABASE_URL}/auth/v1/.well-known/jwks.json` : undefined,
   });
 
-  // Locally, a session that logged out or was revoked stops working at once, not when its token expires.
+  // Locally, a session that logged out or was revoked stops working at once, not when its token expires. Hosted
+  // Supabase keeps an account that left (退会) and its sessions (the app cannot delete them): the app refuses them.
+  // Either way a suspended or banned account's tokens are refused (ADR 030): a suspension revokes the local sessions,
+  // and this one lookup of the user's row by its key also covers hosted Supabase, which the app cannot revoke.
+  const stopped = sql<boolean>`(u.deleted_at is not null or u.banned_at is not null or coalesce(u.suspended_until > now(), false))`;
   const sessionAlive = async (claims: AccessTokenClaims) => {
-    if (!local) return true;
+    if (!local) {
+      const refused = await db.selectFrom("users as u").select("u.id").where("u.id", "=", claims.sub).where(stopped).executeTakeFirst();
+      return !refused;
+    }
     const session = await db
-      .selectFrom("auth_sessions")
-      .select("revoked_at")
-      .where("id", "=", claims.session_id)
-      .where("user_id", "=", claims.sub)
+      .selectFrom("auth_sessions as s")
+      .leftJoin("users as u", "u.id", "s.user_id")
+      .select(["s.revoked_at", stopped.as("stopped")])
+      .where("s.id", "=", claims.session_id)
+      .where("s.user_id", "=", claims.sub)
       .executeTakeFirst();
-    return !!session && !session.revoked_at;
+    return !!session && !session.revoked_at && !session.stopped;
   };
 
   const authenticate = async (accessToken: string): Promise<AuthUser | null> => {
@@ -111,7 +135,7 @@ export async function createAuthService({ config, db }: { config: AppConfig; db:
           const { data } = await supabase().auth.getSession();
           return data.session ? authenticate(data.session.access_token) : null;
         })().catch((error) => {
-          console.error("[auth] could not read the session:", error);
+          log.error({ err: error }, "auth: could not read the session");
           return null;
         }));
 

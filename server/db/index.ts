@@ -2,6 +2,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
+import { log } from "../../app/lib/logger.server";
 import { PGliteDialect } from "./pglite-dialect";
 import type { Database, DB } from "./schema";
 
@@ -14,8 +15,16 @@ export interface DatabaseHandle {
   engine: DatabaseEngine;
   /** Queries (or transactions) waiting for a connection right now: the depth of the database's queue of work. */
   queueDepth(): number;
+  /** Connections running a query or transaction right now (the metrics' pool gauge). */
+  inUse(): number;
   /** Answers whether the database responds within `timeoutMs`. */
   ping(timeoutMs?: number): Promise<boolean>;
+  /**
+   * Calls `onNotify` for each NOTIFY on `channel` (delivered when the notifying transaction commits, from any
+   * process on the same database), with its payload. On PostgreSQL one connection of its own listens, reconnecting
+   * if it drops; after a reconnection it calls `onNotify` once with no payload, for what it may have missed.
+   */
+  listen(channel: string, onNotify: (payload?: string) => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -35,6 +44,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   let db: Database;
   let engine: DatabaseEngine;
   let queueDepth: () => number;
+  let inUse: () => number;
+  let listen: DatabaseHandle["listen"];
+  const stopListening: Array<() => Promise<void>> = [];
   if (options.url) {
     engine = "postgres";
     const pool = new pg.Pool({
@@ -46,9 +58,40 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       },
     });
     // An idle client that loses its connection must not crash the process.
-    pool.on("error", (error) => console.error("[db] idle client error:", error.message));
+    pool.on("error", (error) => log.error({ err: error }, "db: an idle client failed"));
     db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     queueDepth = () => pool.waitingCount;
+    inUse = () => pool.totalCount - pool.idleCount;
+    const url = options.url;
+    listen = async (channel, onNotify) => {
+      let client: pg.Client | undefined;
+      let stopped = false;
+      let retry: NodeJS.Timeout | undefined;
+      const connect = async () => {
+        const next = new pg.Client({ connectionString: url });
+        next.on("notification", (message) => message.channel === channel && onNotify(message.payload));
+        next.on("error", (error) => {
+          log.error({ err: error, channel }, "db: a listener lost its connection");
+          void next.end().catch(() => {});
+          if (!stopped) retry = setTimeout(() => void connect().catch(reconnectLater), 1000);
+        });
+        await next.connect();
+        await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        client = next;
+        // What was notified while the connection was down is picked up by the caller's own sweep.
+        onNotify();
+      };
+      const reconnectLater = (error: Error) => {
+        log.error({ err: error, channel }, "db: a listener could not connect");
+        if (!stopped) retry = setTimeout(() => void connect().catch(reconnectLater), 1000);
+      };
+      await connect();
+      stopListening.push(async () => {
+        stopped = true;
+        clearTimeout(retry);
+        await client?.end().catch(() => {});
+      });
+    };
   } else {
     engine = "pglite";
     const dataDir = options.dataDir ?? "memory://";
@@ -59,6 +102,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const dialect = new PGliteDialect(client);
     db = new Kysely<DB>({ dialect });
     queueDepth = () => dialect.queueDepth();
+    inUse = () => dialect.inUse();
+    listen = async (channel, onNotify) => {
+      const unlisten = await client.listen(channel, (payload) => onNotify(payload));
+      stopListening.push(async () => {
+        await unlisten().catch(() => {});
+      });
+    };
   }
 
   let closed = false;
@@ -66,6 +116,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     db,
     engine,
     queueDepth,
+    inUse: () => inUse(),
     async ping(timeoutMs = 2000) {
       if (closed) return false;
       let timer: NodeJS.Timeout | undefined;
@@ -82,9 +133,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         clearTimeout(timer);
       }
     },
+    listen,
     async close() {
       if (closed) return;
       closed = true;
+      await Promise.all(stopListening.map((stop) => stop()));
       await db.destroy();
     },
   };

@@ -31,3 +31,10 @@ async function hasAppliedMigrations(db: Database): Promise<boolean> {
   const { rows: applied } = await sql<{ n: number }>`select count(*) as n from ${sql.table(MIGRATION_TABLE)}`.execute(db);
   return (applied[0]?.n ?? 0) > 0;
 }
+
+/** Whether every migration this build knows is applied (readiness: a replica never serves an older schema). */
+export async function migrationsApplied(db: Database): Promise<boolean> {
+  const names = Object.keys(migrations);
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(MIGRATION_TABLE)} where name in (${sql.join(names)})`.execute(db);
+  return rows[0]?.n === names.length;
+}

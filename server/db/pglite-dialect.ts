@@ -26,6 +26,10 @@ export class PGliteDialect implements Dialect {
   queueDepth() {
     return this.#driver?.queueDepth() ?? 0;
   }
+  /** 1 while a query or transaction holds the connection. */
+  inUse() {
+    return this.#driver?.inUse() ?? 0;
+  }
   createAdapter() {
     return new PostgresAdapter();
   }
@@ -52,6 +56,9 @@ class PGliteDriver implements Driver {
   }
   queueDepth() {
     return this.#lock.waiting;
+  }
+  inUse() {
+    return this.#lock.held ? 1 : 0;
   }
   async acquireConnection() {
     await this.#lock.acquire();
@@ -102,6 +109,9 @@ class Lock {
   readonly #waiting: Array<() => void> = [];
   get waiting() {
     return this.#waiting.length;
+  }
+  get held() {
+    return this.#held;
   }
   acquire(): Promise<void> {
     if (!this.#held) {

@@ -4,6 +4,7 @@ import { openDatabase, type DatabaseHandle } from ".";
 import { migrateToLatest } from "./migrate";
 import { createImageStorage } from "../storage";
 import { seedDemoData } from "./seed";
+import { log } from "../../app/lib/logger.server";
 
 /** Opens the configured database, applies pending migrations and seeds it if it was empty. */
 export async function prepareDatabase(config: AppConfig): Promise<DatabaseHandle> {
@@ -14,13 +15,13 @@ export async function prepareDatabase(config: AppConfig): Promise<DatabaseHandle
   });
   try {
     const { wasEmpty, applied } = await migrateToLatest(database.db);
-    if (applied.length > 0) console.log(`[db] applied ${applied.length} migration(s): ${applied.join(", ")}`);
+    if (applied.length > 0) log.info({ event: "migrations", applied }, `db: applied ${applied.length} migration(s)`);
     if (wasEmpty && config.SEED === "demo") {
       // Known passwords must not reach production by accident; hosted Supabase keeps its own users.
       const demoAccounts = !config.SUPABASE_URL && (config.NODE_ENV !== "production" || config.ALLOW_DEMO_ACCOUNTS);
       await seedDemoData(database.db, { demoAccounts, storage: createImageStorage(config) });
-      console.log(
-        `[db] empty database: demo data added${demoAccounts ? " with demo accounts" : ""} (SEED=none skips this)` +
+      log.info(
+        `db: empty database: demo data added${demoAccounts ? " with demo accounts" : ""} (SEED=none skips this)` +
           (!demoAccounts && !config.SUPABASE_URL ? "; demo accounts skipped in production (ALLOW_DEMO_ACCOUNTS=true adds them)" : ""),
       );
     }

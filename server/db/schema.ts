@@ -39,6 +39,12 @@ export interface DB {
   event_participants: EventParticipantsTable;
   communities: CommunitiesTable;
   community_members: CommunityMembersTable;
+  auth_one_time_tokens: AuthOneTimeTokensTable;
+  mail_outbox: MailOutboxTable;
+  mail_opt_outs: MailOptOutsTable;
+  reports: ReportsTable;
+  moderation_actions: ModerationActionsTable;
+  off_platform_flags: OffPlatformFlagsTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -73,6 +79,10 @@ export interface AuthUsersTable {
   created_at: CreatedAt;
   updated_at: UpdatedAt;
   last_sign_in_at: Timestamp | null;
+  /** Null until the address is confirmed (only asked for when AUTH_CONFIRM_EMAIL=true). */
+  email_confirmed_at: Timestamp | null;
+  /** Set when the account left (退会): the row stays for its sessions' history, its address freed. */
+  deleted_at: Timestamp | null;
 }
 
 export interface AuthSessionsTable {
@@ -82,6 +92,22 @@ export interface AuthSessionsTable {
   refreshed_at: Timestamp | null;
   revoked_at: Timestamp | null;
   revoked_reason: string | null;
+  /** How the session began: "password", "signup", "recovery", "email_change", "signup_confirm". */
+  method: ColumnType<string, string | undefined, string>;
+}
+
+export type OneTimeTokenType = "recovery" | "email_change" | "signup";
+
+export interface AuthOneTimeTokensTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: string;
+  type: OneTimeTokenType;
+  /** The address the link was mailed to (for email_change, the new address). */
+  email: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
 }
 
 export interface AuthRefreshTokensTable {
@@ -116,6 +142,14 @@ export interface UsersTable {
   /** Kept by a trigger on reviews (migration 0012). */
   rating_count: ColumnType<number, never, never>;
   rating_sum: ColumnType<number, never, never>;
+  /** Where notification mails go. */
+  email: string | null;
+  /** Set when the account left (退会). */
+  deleted_at: Timestamp | null;
+  /** Suspended by the operators until then (issue 27). */
+  suspended_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Banned by the operators: no end. */
+  banned_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface UserGamesTable {
@@ -166,6 +200,8 @@ export interface ChatMessagesTable {
   message_type: ColumnType<ChatMessageType, ChatMessageType | undefined, ChatMessageType>;
   metadata: ColumnType<ChatMessageMetadata | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
+  /** Hidden by the operators (issue 27): shown to its author only. */
+  hidden_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface UserBlocksTable {
@@ -258,11 +294,15 @@ export interface ListingsTable {
   seller_rating_count: ColumnType<number, never, never>;
   search_text: ColumnType<string, never, never>;
   search_grams: ColumnType<string[], never, never>;
+  /** Hidden by the operators (issue 27): shown to its author only. */
+  hidden_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Paused by a suspension (migration 0016): lifting it reactivates the listing. */
+  moderation_paused_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export type BookingStatus = "pending" | "accepted" | "in_progress" | "completed" | "cancelled";
 export type BookingParty = "buyer" | "seller" | "auto";
-export type CancelReason = "buyer" | "seller" | "no_show" | "accept_deadline" | "not_started";
+export type CancelReason = "buyer" | "seller" | "no_show" | "accept_deadline" | "not_started" | "moderation";
 export interface BookingsTable {
   id: Generated<string>;
   listing_id: string;
@@ -288,6 +328,8 @@ export interface BookingsTable {
   cancelled_at: Timestamp | null;
   cancelled_by: BookingParty | null;
   cancel_reason: CancelReason | null;
+  /** When the start reminder (an hour before) went out (migration 0014). */
+  start_reminded_at: Timestamp | null;
   idempotency_key: string;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
@@ -312,6 +354,8 @@ export interface ReviewsTable {
   comment: ColumnType<string, string | undefined, string>;
   tip_amount: ColumnType<number, number | undefined, number>;
   created_at: CreatedAt;
+  /** Hidden by the operators (issue 27): shown to its author only. */
+  hidden_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export type UploadKind = "post" | "avatar" | "chat";
@@ -335,6 +379,8 @@ export interface PostsTable {
   community_id: ColumnType<string | null, string | null | undefined, string | null>;
   is_public: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: CreatedAt;
+  /** Hidden by the operators (issue 27): shown to its author only. */
+  hidden_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface FootprintsTable {
@@ -362,7 +408,7 @@ export interface SubscriptionPaymentsTable {
   created_at: CreatedAt;
 }
 
-export type PayoutStatus = "requested" | "paid" | "rejected";
+export type PayoutStatus = "requested" | "held" | "paid" | "rejected";
 export type BankAccountType = "ordinary" | "checking";
 export interface PayoutRequestsTable {
   id: Generated<string>;
@@ -419,3 +465,65 @@ export type Database = Kysely<DB>;
 export type Game = Selectable<GamesTable>;
 export type NewGame = Insertable<GamesTable>;
 export type Inquiry = Selectable<InquiriesTable>;
+
+export interface MailOutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  kind: string;
+  user_id: string | null;
+  topic: string | null;
+  data: ColumnType<Record<string, unknown>, string | undefined, string>;
+  created_at: CreatedAt;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  locked_until: Timestamp | null;
+  sent_at: Timestamp | null;
+  failed_at: Timestamp | null;
+  last_error: string | null;
+}
+
+export interface MailOptOutsTable {
+  user_id: string;
+  kind: string;
+  created_at: CreatedAt;
+}
+
+export type ReportTargetType = "user" | "post" | "chat_message" | "listing" | "review";
+export type ReportReason = "spam" | "harassment" | "inappropriate" | "off_platform_payment" | "impersonation" | "other";
+export type ReportStatus = "open" | "actioned" | "dismissed";
+
+export interface ReportsTable {
+  id: Generated<number>;
+  reporter_id: string;
+  target_type: ReportTargetType;
+  target_id: string;
+  target_user_id: string;
+  reason: ReportReason;
+  note: ColumnType<string, string | undefined, string>;
+  status: ColumnType<ReportStatus, ReportStatus | undefined, ReportStatus>;
+  created_at: CreatedAt;
+  decided_at: Timestamp | null;
+}
+
+export type ModerationAction = "hide" | "suspend" | "ban" | "dismiss" | "restore";
+
+/** Append-only: a trigger refuses update and delete. */
+export interface ModerationActionsTable {
+  id: Generated<number>;
+  action: ModerationAction;
+  report_id: number | null;
+  target_type: string | null;
+  target_id: string | null;
+  user_id: string | null;
+  reason: string;
+  until: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface OffPlatformFlagsTable {
+  id: Generated<number>;
+  user_id: string;
+  target_type: "chat_message" | "post";
+  target_id: string;
+  created_at: CreatedAt;
+}

@@ -25,10 +25,10 @@ export async function seedDemoData(db: Database, { demoAccounts = false, storage
     // Events are there in production too; their demo participants only with the demo accounts, once those exist.
     if (!demoAccounts) return seedDemoEvents(trx, { withParticipants: false });
     for (const account of DEMO_ACCOUNTS) {
-      await trx.insertInto("auth_users").values({ id: account.id, email: account.email, password_hash: passwordHash }).onConflict((oc) => oc.doNothing()).execute();
+      await trx.insertInto("auth_users").values({ id: account.id, email: account.email, password_hash: passwordHash, email_confirmed_at: new Date() }).onConflict((oc) => oc.doNothing()).execute();
       await trx
         .insertInto("users")
-        .values({ id: account.id, display_name: account.displayName, bio: account.bio })
+        .values({ id: account.id, display_name: account.displayName, bio: account.bio, email: account.email })
         .onConflict((oc) => oc.doNothing())
         .execute();
       await trx
@@ -194,11 +194,11 @@ async function seedDemoSellers(trx: Transaction<DB>, games: Map<string, number>,
   const sellers = DEMO_SELLERS.map((seller, index) => ({ ...seller, id: `00000000-0000-4000-8000-${String(101 + index).padStart(12, "0")}` }));
   const firstListings: Array<{ id: string; price: number; minutes: number; title: string }> = [];
   for (const [index, seller] of sellers.entries()) {
-    const inserted = await trx.insertInto("auth_users").values({ id: seller.id, email: seller.email, password_hash: passwordHash }).onConflict((oc) => oc.doNothing()).returning("id").executeTakeFirst();
+    const inserted = await trx.insertInto("auth_users").values({ id: seller.id, email: seller.email, password_hash: passwordHash, email_confirmed_at: new Date() }).onConflict((oc) => oc.doNothing()).returning("id").executeTakeFirst();
     if (!inserted) return; // seeded before
     await trx
       .insertInto("users")
-      .values({ id: seller.id, display_name: seller.displayName, bio: seller.bio, last_seen_at: new Date(now - (index + 1) * 5 * hour) })
+      .values({ id: seller.id, display_name: seller.displayName, bio: seller.bio, email: seller.email, last_seen_at: new Date(now - (index + 1) * 5 * hour) })
       .execute();
     await trx.insertInto("user_games").values(seller.listings.map(([slug, , , , , rank]) => ({ user_id: seller.id, game_id: games.get(slug)!, rank }))).onConflict((oc) => oc.doNothing()).execute();
     const listings = await trx
