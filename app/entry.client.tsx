@@ -13,11 +13,16 @@ window.addEventListener("vite:preloadError", (event) => {
   }
 });
 
-startTransition(() => {
-  hydrateRoot(
-    document,
-    <StrictMode>
-      <RemixBrowser />
-    </StrictMode>,
-  );
-});
+const hydrate = () =>
+  startTransition(() => {
+    hydrateRoot(
+      document,
+      <StrictMode>
+        <RemixBrowser />
+      </StrictMode>,
+    );
+  });
+// The route modules ran first: one that shows 「通報する」 or 「運営により非表示」 started loading them (moderation-slots.tsx).
+const marks = (window as { gmMarks?: Promise<unknown> }).gmMarks;
+if (marks) marks.then(hydrate, hydrate);
+else hydrate();

@@ -3,18 +3,22 @@ import { createReadableStreamFromReadable, type AppLoadContext, type EntryContex
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { marksLoaded } from "./components/moderation-slots";
 import { NonceProvider } from "./lib/nonce";
+import { log } from "./lib/logger.server";
 
 const ABORT_DELAY = 5_000;
 export const streamTimeout = ABORT_DELAY;
 
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  // The report link and hidden badge render at once, never as a Suspense boundary (moderation-slots.tsx).
+  await marksLoaded;
   // Crawlers and no-JS clients get the whole document at once; browsers get it streamed.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
   const nonce = loadContext.cspNonce;
@@ -45,7 +49,7 @@ export default function handleRequest(
         onError(error: unknown) {
           responseStatusCode = 500;
           // Errors while streaming after the shell reach the error boundary; log the rest.
-          if (shellRendered) console.error(error);
+          if (shellRendered) log.error({ err: error }, "render: failed while streaming");
         },
       },
     );
@@ -55,7 +59,7 @@ export default function handleRequest(
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
-  console.error(error);
+  log.error({ err: error, path: new URL(request.url).pathname }, "remix: a loader, action or render failed");
 }
 
 /**

@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { formatNumber } from "~/lib/format";
 import type { Listing } from "~/models/listings.server";
 import { CoinIcon } from "./coin-purchase";
+import { HiddenBadge } from "./moderation-slots";
 import { Avatar } from "./presence";
 import { RatingSummary } from "./star-rating";
 
@@ -24,6 +25,7 @@ export function ListingCard({ listing }: { listing: Listing }) {
           {listing.title}
         </Link>
       </h3>
+      {listing.hidden ? <HiddenBadge className="self-start" /> : null}
       <p className="mt-auto flex items-center gap-1 text-sm">
         <CoinIcon size={16} />
         <strong>{formatNumber(listing.pricePerUnit)}</strong>コイン / {listing.minutesPerUnit}分

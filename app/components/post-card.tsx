@@ -3,6 +3,7 @@ import type { FormEvent } from "react";
 import { messages } from "~/lib/messages";
 import { formatDateTime, isoString } from "~/lib/time";
 import type { Post } from "~/models/posts.server";
+import { HiddenBadge, ReportLink } from "./moderation-slots";
 import { PostImage } from "./post-image";
 import { Avatar } from "./presence";
 
@@ -39,8 +40,13 @@ export function PostCard({ post, viewerId, redirectTo }: { post: Post; viewerId:
               削除
             </button>
           </Form>
+        ) : viewerId && !post.locked ? (
+          <div className="ml-auto">
+            <ReportLink type="post" id={post.id} ownerName={post.author.displayName} />
+          </div>
         ) : null}
       </header>
+      {post.hidden ? <HiddenBadge /> : null}
       {post.locked ? (
         <LockedPost post={post} />
       ) : (

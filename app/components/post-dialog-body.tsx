@@ -6,7 +6,9 @@ import { postErrorMessage } from "~/lib/error-messages";
 import { canSubmitPost, createPostFlow, isPostImage, postCounter, postTooLong, type StepResult } from "~/lib/post-form";
 import type { CommunitySummary } from "~/models/communities.server";
 import type { Post } from "~/models/posts.server";
+import { looksLikeOffPlatformPayment } from "~/lib/off-platform";
 import { useAuth } from "./auth-provider";
+import { OffPlatformWarningDialog } from "./off-platform-warning";
 import { SubscribersOnlyField } from "./subscribers-only-field";
 import { showToast } from "./toaster";
 
@@ -39,6 +41,8 @@ export default function PostDialogBody({
   const [subscribersOnly, setSubscribersOnly] = useState(false);
   const [communityId, setCommunityId] = useState(initialCommunityId ?? "");
   const [communities, setCommunities] = useState<CommunitySummary[]>([]);
+  // The off-platform payment warning (PRODUCT §10) is open over the dialog.
+  const [warning, setWarning] = useState(false);
   const flow = useMemo(
     () =>
       createPostFlow<File, Post>({
@@ -102,10 +106,11 @@ export default function PostDialogBody({
     if (fileInput.current) fileInput.current.value = "";
   };
 
-  const submit = async () => {
+  const submit = async (offPlatformConfirmed = false) => {
     setError(null);
+    if (!offPlatformConfirmed && looksLikeOffPlatformPayment(content)) return setWarning(true);
     setSubmitting(true);
-    const outcome = await flow.submit({ content, image, isPublic: !subscribersOnly, communityId: communityId || null });
+    const outcome = await flow.submit({ content, image, isPublic: !subscribersOnly, communityId: communityId || null, offPlatformConfirmed });
     setSubmitting(false);
     if (!outcome) return;
     if (!outcome.ok) return setError(outcome.error);
@@ -205,6 +210,16 @@ export default function PostDialogBody({
           {submitting ? "投稿中…" : "投稿する"}
         </button>
       </form>
+      {warning ? (
+        <OffPlatformWarningDialog
+          content={content.trim()}
+          onConfirm={() => {
+            setWarning(false);
+            void submit(true);
+          }}
+          onCancel={() => setWarning(false)}
+        />
+      ) : null}
     </dialog>
   );
 }

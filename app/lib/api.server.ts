@@ -9,10 +9,11 @@ import { CoinError } from "~/models/coins.server";
 import { BookingError } from "~/models/listings.server";
 import { PayoutError } from "~/models/payouts.server";
 import { PostError } from "~/models/posts.server";
+import { ReportError } from "~/models/reports.server";
 import { ReviewError } from "~/models/reviews.server";
 import { SubscriptionError } from "~/models/subscriptions.server";
 import { messages } from "./messages";
-import { bookingErrorMessage, chatErrorMessage, coinErrorMessage, payoutErrorMessage, postErrorMessage, reviewErrorMessage, subscriptionErrorMessage } from "./error-messages";
+import { bookingErrorMessage, chatErrorMessage, coinErrorMessage, payoutErrorMessage, postErrorMessage, reportErrorMessage, reviewErrorMessage, subscriptionErrorMessage } from "./error-messages";
 
 /** The JSON envelope of PRODUCT §8: `{success:true, …}` or `{success:false, error:{code, message}}`. */
 export function apiOk<T extends Record<string, unknown>>(body: T, init?: ResponseInit) {
@@ -119,5 +120,11 @@ export function subscriptionErrorResponse(error: unknown) {
 /** A payout rule (or the ledger under it: too few earned coins) broken in a model becomes its status and Japanese message. */
 export function payoutErrorResponse(error: unknown) {
   if (error instanceof PayoutError || error instanceof CoinError) return apiError(error.status, error.code, payoutErrorMessage(error.code));
+  throw error;
+}
+
+/** A refused report becomes its status and Japanese message; anything else is rethrown. */
+export function reportErrorResponse(error: unknown) {
+  if (error instanceof ReportError) return apiError(error.status, error.code, reportErrorMessage(error.code));
   throw error;
 }

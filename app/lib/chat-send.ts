@@ -8,6 +8,8 @@ import { ClientEvent, type ChatSendAck } from "./realtime-events";
 export interface ChatSendBody {
   roomId: string;
   content: string;
+  /** The sender confirmed the off-platform payment warning (PRODUCT §10). */
+  offPlatformConfirmed?: boolean;
 }
 
 /**

@@ -12,6 +12,7 @@ const labels: Record<CoinTransactionKind, string> = {
   subscription_income: "サブスクリプション売上",
   payout: "出金",
   payout_return: "出金の取り消し",
+  forfeit: "退会による失効",
 };
 
 export const coinTransactionLabel = (kind: CoinTransactionKind) => labels[kind] ?? kind;

@@ -17,3 +17,5 @@ export * from "./constants/site";
 export * from "./constants/subscriptions";
 export * from "./constants/tickets";
 export * from "./constants/uploads";
+export * from "./constants/mail";
+export * from "./constants/moderation";

@@ -1,4 +1,4 @@
-import { LISTINGS_PER_SELLER_MAX } from "./constants";
+import { LISTINGS_PER_SELLER_MAX, REPORTS_PER_DAY } from "./constants";
 import { messages } from "./messages";
 
 // What each model's error code says to the person: apart from the messages, so only the code that explains a failure
@@ -44,6 +44,7 @@ export function reviewErrorMessage(code: string) {
     already_reviewed: messages.reviews.alreadyReviewed,
     tip_buyer_only: messages.reviews.tipBuyerOnly,
     blocked: messages.reviews.blocked,
+    user_left: messages.account.userLeft,
   };
   return byCode[code] ?? coinErrorMessage(code);
 }
@@ -92,6 +93,7 @@ export function payoutErrorMessage(code: string) {
     idempotency_conflict: messages.payouts.idempotencyConflict,
     payout_not_found: messages.payouts.notFound,
     already_decided: messages.payouts.alreadyDecided,
+    payout_held: messages.payouts.held,
     profile_required: messages.payouts.profileRequired,
   };
   return byCode[code] ?? coinErrorMessage(code);
@@ -106,4 +108,15 @@ export function eventErrorMessage(code: string) {
     profile_required: messages.events.profileRequired,
   };
   return byCode[code] ?? messages.events.failed;
+}
+
+/** What a refused report (a ReportError code) says to the person. */
+export function reportErrorMessage(code: string) {
+  const byCode: Record<string, string> = {
+    profile_required: messages.profile.notSetUp,
+    target_not_found: messages.reports.notFound,
+    self_report: messages.reports.self,
+    rate_limited: messages.reports.rateLimited(REPORTS_PER_DAY),
+  };
+  return byCode[code] ?? messages.reports.failed;
 }

@@ -1,3 +1,5 @@
+import { log } from "./logger.server";
+
 /**
  * For reads whose failure the product swallows (SPEC §8: notifications, counts): logs the error and
  * answers the fallback, so the page renders with empty values instead of failing.
@@ -5,6 +7,6 @@
 export const swallowed =
   <T>(what: string, fallback: T) =>
   (error: unknown): T => {
-    console.error(`[swallowed] could not load ${what}:`, error instanceof Error ? error.message : error);
+    log.error({ err: error }, `swallowed: could not load ${what}`);
     return fallback;
   };

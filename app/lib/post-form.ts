@@ -31,7 +31,13 @@ export type StepResult<T> = { ok: true; value: T } | { ok: false; status?: numbe
 
 export interface PostFlowDeps<Image, Created> {
   upload: (image: Image) => Promise<StepResult<string>>;
-  create: (post: { content: string | null; imageUrl: string | null; isPublic: boolean; communityId?: string | null }) => Promise<StepResult<Created>>;
+  create: (post: {
+    content: string | null;
+    imageUrl: string | null;
+    isPublic: boolean;
+    communityId?: string | null;
+    offPlatformConfirmed?: boolean;
+  }) => Promise<StepResult<Created>>;
 }
 
 /** The outcome of one submit: the created post, an error to show, or nothing (a submit already under way). */
@@ -46,11 +52,14 @@ export function createPostFlow<Image, Created>({ upload, create }: PostFlowDeps<
       image,
       isPublic = true,
       communityId = null,
+      offPlatformConfirmed = false,
     }: {
       content: string;
       image: Image | null;
       isPublic?: boolean;
       communityId?: string | null;
+      /** The author confirmed the off-platform payment warning (PRODUCT §10). */
+      offPlatformConfirmed?: boolean;
     }): Promise<SubmitOutcome<Created>> {
       if (submitting || !canSubmitPost({ content, hasImage: image !== null }, false)) return null;
       submitting = true;
@@ -63,7 +72,13 @@ export function createPostFlow<Image, Created>({ upload, create }: PostFlowDeps<
           imageUrl = uploaded.value;
         }
         const trimmed = content.trim();
-        const created = await create({ content: trimmed === "" ? null : trimmed, imageUrl, isPublic, ...(communityId ? { communityId } : {}) });
+        const created = await create({
+          content: trimmed === "" ? null : trimmed,
+          imageUrl,
+          isPublic,
+          ...(communityId ? { communityId } : {}),
+          ...(offPlatformConfirmed ? { offPlatformConfirmed } : {}),
+        });
         if (!created.ok) return { ok: false, error: created.message ?? messages.posts.failed };
         return { ok: true, post: created.value };
       } finally {

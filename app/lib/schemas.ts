@@ -194,6 +194,13 @@ export type ProfileInput = z.infer<typeof profileSchema>;
 
 const uuid = z.string().uuid(messages.validation.checkInput);
 
+/**
+ * The sender answered the off-platform payment warning with 「このまま送信する」 (PRODUCT §10): a JSON boolean, or the
+ * plain form's hidden field. Optional: without it, the plain forms show the warning page first; the API and the socket
+ * store and count the text either way.
+ */
+const offPlatformConfirmed = () => z.union([z.boolean(), z.enum(["true", "on"]).transform(() => true)]).optional();
+
 export const sendMessageSchema = z.object({
   roomId: uuid,
   content: multiLineText(CHAT_MESSAGE_MAX, { required: messages.chat.emptyMessage }),
@@ -204,6 +211,7 @@ export const sendMessageSchema = z.object({
     .nullable()
     .optional()
     .default(null),
+  offPlatformConfirmed: offPlatformConfirmed(),
 });
 
 export const createRoomSchema = z.object({
@@ -383,12 +391,19 @@ export const postSchema = z
       .transform((url) => url || null),
     isPublic: flag.optional().default(true),
     communityId: optionalCommunityId,
+    offPlatformConfirmed: offPlatformConfirmed(),
   })
   .refine((post) => post.content !== null || post.imageUrl !== null, { message: messages.posts.empty, path: ["content"] });
 export type PostInput = z.infer<typeof postSchema>;
 
 /** The new post page (no JavaScript): the text and 「サブスク限定」; the image comes as the multipart form's file, checked by the action. */
-export const postFormSchema = z.object({ content: postContent, subscribersOnly: flag.optional().default(false), communityId: optionalCommunityId, redirectTo: redirectToField });
+export const postFormSchema = z.object({
+  content: postContent,
+  subscribersOnly: flag.optional().default(false),
+  communityId: optionalCommunityId,
+  redirectTo: redirectToField,
+  offPlatformConfirmed: offPlatformConfirmed(),
+});
 
 /** A list of posts pages by the last post's time (milliseconds) and id: `1732350000123_<uuid>`. */
 export const POST_CURSOR_PATTERN = /^(\d{1,15})_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;

@@ -1,11 +1,13 @@
 import { reviewPath } from "~/lib/paths";
-import { type Selectable, type Transaction, type Updateable } from "kysely";
+import { sql, type Selectable, type SqlBool, type Transaction, type Updateable } from "kysely";
 import type { BookingParty, BookingsTable, CancelReason, DB, Database, ListingStatus } from "../../server/db/schema";
 import type { Realtime } from "../../server/realtime";
 import {
   ACCEPT_DEADLINE_MS,
   AUTO_COMPLETE_AFTER_MS,
   BOOKING_HORIZON_MS,
+  BOOKING_REMINDER_BATCH,
+  BOOKING_REMINDER_BEFORE_MS,
   NOT_STARTED_CANCEL_AFTER_MS,
   SWEEP_BATCH,
   TICKETS_ALL_MAX,
@@ -30,6 +32,7 @@ import { holdInEscrow, refundEscrow, releaseEscrow } from "./coins.server";
 import { BookingError } from "./listings.server";
 import { ratingsOf, reviewedBookings, type Rating } from "./reviews.server";
 import { publishNotifications, recordNotifications, type NotificationInput, type PendingNotifications } from "./notification.server";
+import { lockPresentUsers } from "./user.server";
 
 /**
  * Bookings (PRODUCT §4, §6): a buyer books units of a listing; the coins wait in escrow (`booking:{id}`) until the
@@ -209,11 +212,16 @@ export async function purchaseListing({
   const listing = await db
     .selectFrom("listings as l")
     .innerJoin("users as u", "u.id", "l.seller_id")
-    .select(["l.id", "l.seller_id", "l.title", "l.price_per_unit", "l.minutes_per_unit", "l.max_units", "l.status", "u.display_name as seller_name"])
+    .select(["l.id", "l.seller_id", "l.title", "l.price_per_unit", "l.minutes_per_unit", "l.max_units", "l.status", "l.hidden_at", "u.display_name as seller_name"])
     .where("l.id", "=", listingId)
     .executeTakeFirst();
   if (!listing) throw new BookingError(404, "listing_not_found");
-  const problem = purchaseProblem({ listing: { sellerId: listing.seller_id, status: listing.status, maxUnits: listing.max_units }, buyerId, input, now });
+  const problem = purchaseProblem({
+    listing: { sellerId: listing.seller_id, status: listing.status, maxUnits: listing.max_units, hidden: listing.hidden_at !== null },
+    buyerId,
+    input,
+    now,
+  });
   if (problem) throw problem;
   const buyer = await db.selectFrom("users").select("display_name").where("id", "=", buyerId).executeTakeFirst();
   if (!buyer) throw new BookingError(404, "profile_not_found");
@@ -228,6 +236,16 @@ export async function purchaseListing({
   const totalPrice = listing.price_per_unit * input.units;
   const totalMinutes = listing.minutes_per_unit * input.units;
   const outcome = await db.transaction().execute(async (trx) => {
+    // Both people's rows are held while the booking is made: an account leaving (退会) at the same moment either
+    // sees this booking and refuses, or has left and this booking is refused.
+    const present = await lockPresentUsers(trx, [buyerId, listing.seller_id]);
+    if (!present.has(listing.seller_id)) throw new BookingError(404, "listing_not_found");
+    if (!present.has(buyerId)) throw new BookingError(404, "profile_not_found");
+    // The listing again, held: hidden by the operators (PRODUCT §10) or paused since it was read above, it is refused;
+    // a hide or pause at the same moment waits for this booking, which then existed before it.
+    const still = await trx.selectFrom("listings").select(["status", "hidden_at"]).where("id", "=", listing.id).forShare().executeTakeFirstOrThrow();
+    if (still.hidden_at !== null || still.status === "archived") throw new BookingError(404, "listing_not_found");
+    if (still.status === "paused") throw new BookingError(409, "listing_paused");
     const booking = await trx
       .insertInto("bookings")
       .values({
@@ -270,6 +288,7 @@ export async function purchaseListing({
         title: text.purchasedTitle(listing.title),
         body: text.purchasedBody(buyer.display_name, input.units, totalMinutes, formatDateTime(input.desiredStartTime)),
         link: managementLink,
+        mail: "booking_requested",
       },
     ]);
     return { booking, effects };
@@ -293,12 +312,13 @@ export function purchaseProblem({
   input,
   now,
 }: {
-  listing: { sellerId: string; status: ListingStatus; maxUnits: number };
+  listing: { sellerId: string; status: ListingStatus; maxUnits: number; hidden: boolean };
   buyerId: string;
   input: Pick<PurchaseInput, "units" | "desiredStartTime">;
   now: Date;
 }): BookingError | null {
-  if (listing.status === "archived") return new BookingError(404, "listing_not_found");
+  // Hidden by the operators: not found, as for everyone but its seller (PRODUCT §10).
+  if (listing.status === "archived" || (listing.hidden && listing.sellerId !== buyerId)) return new BookingError(404, "listing_not_found");
   if (listing.sellerId === buyerId) return new BookingError(422, "self_purchase");
   if (listing.status === "paused") return new BookingError(409, "listing_paused");
   if (input.units > listing.maxUnits) return new BookingError(400, "units_over_max", messages.tickets.unitsOverMax(listing.maxUnits));
@@ -460,7 +480,9 @@ async function apply(
   switch (action) {
     case "accept": {
       const updated = await update({ status: "accepted", accepted_at: now });
-      effects.pending = await notify([{ userId: row.buyer_id, title: text.acceptedTitle(title), body: text.acceptedBody(formatDateTime(row.desired_start_at)) }]);
+      effects.pending = await notify([
+        { userId: row.buyer_id, title: text.acceptedTitle(title), body: text.acceptedBody(formatDateTime(row.desired_start_at)), mail: "booking_accepted" },
+      ]);
       return { row: updated, effects };
     }
     case "cancel": {
@@ -478,7 +500,9 @@ async function apply(
           metadata: { type: "ticket_cancelled", buyerId: row.buyer_id, caption: text.refundCaption(row.total_price) },
         }),
       );
-      effects.pending = await notify((actor === "auto" ? both : [other]).map((userId) => ({ userId, title: text.cancelledTitle(title), body })));
+      effects.pending = await notify(
+        (actor === "auto" ? both : [other]).map((userId) => ({ userId, title: text.cancelledTitle(title), body, mail: "booking_cancelled" as const })),
+      );
       return { row: updated, effects };
     }
     case "start": {
@@ -584,6 +608,80 @@ export function bookingSweepJobs({ feePercent }: { feePercent: number }) {
       "complete",
     ),
   ];
+}
+
+/**
+ * The start reminder (PRODUCT §3): both people of an accepted booking hear an hour before its start, in the bell and,
+ * when away, by mail. Due bookings are claimed `FOR UPDATE SKIP LOCKED` a few at a time and marked
+ * (`start_reminded_at`) in the transaction that records the reminders, so racing sweepers remind once. A booking
+ * accepted when its start was already within the hour is not reminded: the acceptance told its start just now.
+ */
+export const bookingReminderJob = {
+  name: "start reminder",
+  async run({ db, realtime, now }: { db: Database; realtime: Realtime; now: Date }) {
+    let done = 0;
+    while (done < SWEEP_BATCH) {
+      const pending = await db.transaction().execute(async (trx) => {
+        const due = await trx
+          .selectFrom("bookings")
+          .select(["id", "buyer_id", "seller_id", "title", "desired_start_at"])
+          .where("status", "=", "accepted")
+          .where("start_reminded_at", "is", null)
+          .where("desired_start_at", ">", now)
+          .where("desired_start_at", "<=", new Date(now.getTime() + BOOKING_REMINDER_BEFORE_MS))
+          .where(sql<SqlBool>`accepted_at <= desired_start_at - ${sql.lit(`${BOOKING_REMINDER_BEFORE_MS / 1000} seconds`)}::interval`)
+          .orderBy("desired_start_at")
+          .orderBy("id")
+          .limit(BOOKING_REMINDER_BATCH)
+          .forUpdate()
+          .skipLocked()
+          .execute();
+        if (due.length === 0) return null;
+        await trx.updateTable("bookings").set({ start_reminded_at: now }).where("id", "in", due.map((row) => row.id)).execute();
+        done += due.length;
+        return recordNotifications(
+          trx,
+          due.flatMap((row) => {
+            const start = formatDateTime(row.desired_start_at);
+            const common = { type: "booking", title: text.reminderTitle(row.title), link: managementLink, mail: "booking_reminder" } as const;
+            return [
+              { ...common, userId: row.seller_id, body: text.reminderSellerBody(start) },
+              { ...common, userId: row.buyer_id, body: text.reminderBuyerBody(start) },
+            ];
+          }),
+        );
+      });
+      if (!pending) break;
+      publishNotifications(realtime, pending);
+    }
+    return done;
+  },
+};
+
+/**
+ * Cancels every open booking (pending, accepted, in progress) of a user the operators suspend or ban (ADR 030), in
+ * the caller's transaction, which holds the user's row: each booking locked, its whole escrow (extensions included)
+ * back to the buyer through the ledger, the chat notice and both people's notifications written as for any
+ * cancellation. Answers the cancelled bookings and a function that announces them once committed (when a realtime
+ * server is at hand).
+ */
+export async function cancelOpenBookingsByModeration(trx: Trx, { userId, now }: { userId: string; now: Date }) {
+  const open = await trx
+    .selectFrom("bookings")
+    .selectAll()
+    .where((eb) => eb.or([eb("buyer_id", "=", userId), eb("seller_id", "=", userId)]))
+    .where("status", "in", ["pending", "accepted", "in_progress"])
+    .orderBy("id")
+    .forUpdate()
+    .execute();
+  const cancelled: BookingRow[] = [];
+  const all: Effects[] = [];
+  for (const row of open) {
+    const { row: updated, effects } = await apply(trx, { row, actor: "auto", action: "cancel", now, feePercent: 0, cancelReason: "moderation" });
+    cancelled.push(updated);
+    all.push(effects);
+  }
+  return { cancelled, announce: (realtime: Realtime) => all.forEach((effects) => announce(realtime, effects)) };
 }
 
 export { BookingError };

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { ChatMessageMetadata, ChatMessageType, Database } from "../../server/db/schema";
 import type { Realtime } from "../../server/realtime";
 import { CHAT_RATE_LIMIT, CHAT_SEND_MAX_GROUP } from "~/lib/constants/chat";
+import { looksLikeOffPlatformPayment } from "~/lib/off-platform";
 import { RealtimeEvent } from "~/lib/realtime-events";
 import { toMessage, type ChatMessage, type MessageRow } from "./chat.server";
 import { rateLimitWindowCte } from "./rate-limit.server";
@@ -54,6 +55,10 @@ type OutcomeRow = Omit<MessageRow, "id" | "sender_id" | "display_name" | "avatar
  * limit counted it), the room's activity and the sender's read marker (your own message is read by you). Each
  * message's outcome is told apart from what comes back, in the order given. One sender per message because the
  * statement may touch each rate-limit row once; the sender's own order is kept by sending the next one later.
+ *
+ * A typed message that looks like an off-platform payment (PRODUCT §10) is counted for the operators in the same
+ * statement, so a stored message is never left uncounted. The check is the rule list in this process; only a group
+ * holding such a message gets the extra column and CTE, so the common statement is the same as without the count.
  */
 export async function storeMessages(db: Database, inputs: readonly ChatSendInput[]): Promise<StoreOutcome[]> {
   const senders = new Set(inputs.map((input) => input.senderId));
@@ -67,10 +72,17 @@ export async function storeMessages(db: Database, inputs: readonly ChatSendInput
     message_type: input.messageType ?? "TEXT",
     metadata: input.metadata ?? null,
   }));
+  const offPlatform = inputs.map((input) => (input.messageType ?? "TEXT") === "TEXT" && looksLikeOffPlatformPayment(input.content));
+  const flagged = offPlatform.some(Boolean);
   const { rows: outcomes } = await sql<OutcomeRow>`
     with input as (
-      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        as x(i int, room_id uuid, sender_id uuid, session_id uuid, content text, message_type text, metadata jsonb)
+      ${
+        flagged
+          ? sql`select * from jsonb_to_recordset(${JSON.stringify(rows.map((row, i) => ({ ...row, off_platform: offPlatform[i] })))}::jsonb)
+        as x(i int, room_id uuid, sender_id uuid, session_id uuid, content text, message_type text, metadata jsonb, off_platform boolean)`
+          : sql`select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        as x(i int, room_id uuid, sender_id uuid, session_id uuid, content text, message_type text, metadata jsonb)`
+      }
     ), members as (
       select x.i, p.user_id, r.type, u.display_name, u.avatar_url, b.blocker_id is not null as blocked_sender
       from input x
@@ -103,7 +115,14 @@ export async function storeMessages(db: Database, inputs: readonly ChatSendInput
     ), read_marker as (
       update chat_participants set last_read_message_id = m.id
       from message m where chat_participants.room_id = m.room_id and chat_participants.user_id = m.sender_id
-    )
+    )${
+      flagged
+        ? sql`, off_platform_flag as (
+      insert into off_platform_flags (user_id, target_type, target_id)
+      select m.sender_id, 'chat_message', m.id::text from message m join input x on x.sender_id = m.sender_id where x.off_platform
+    )`
+        : sql``
+    }
     select j.i, j.session_alive, j.is_member, j.blocked, j.display_name, j.avatar_url,
       m.id, m.content, m.message_type, m.metadata, m.room_id, m.created_at,
       coalesce((

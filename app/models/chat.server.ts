@@ -15,6 +15,8 @@ export interface ChatMessage {
   chatRoomId: string;
   sender: { uid: string; supabaseId: string; displayName: string; avatar: string | null };
   createdAt: string;
+  /** Hidden by the operators (PRODUCT §10): only its sender is shown it, marked 「運営により非表示」. Read from history. */
+  hidden?: boolean;
 }
 
 export interface ChatParticipant {
@@ -57,7 +59,7 @@ function messagesQuery(db: Database) {
 
 export type MessageRow = Awaited<ReturnType<ReturnType<typeof messagesQuery>["executeTakeFirstOrThrow"]>>;
 
-export function toMessage(row: MessageRow): ChatMessage {
+export function toMessage(row: MessageRow & { hidden_at?: Date | null }): ChatMessage {
   return {
     id: row.id,
     content: row.content,
@@ -66,8 +68,12 @@ export function toMessage(row: MessageRow): ChatMessage {
     chatRoomId: row.room_id,
     sender: { uid: row.sender_id, supabaseId: row.sender_id, displayName: row.display_name, avatar: row.avatar_url },
     createdAt: row.created_at.toISOString(),
+    hidden: row.hidden_at != null,
   };
 }
+
+/** Messages (aliased `m`) the operators hid are their sender's alone (PRODUCT §10). */
+const visibleTo = (readerId: string) => sql<boolean>`(m.hidden_at is null or m.sender_id = ${readerId})`;
 
 /** Answers whether the user takes part in the room. Everything else about a room is for participants only. */
 async function isParticipant(db: Database, roomId: string, userId: string) {
@@ -116,6 +122,7 @@ export async function listRooms({
           .whereRef("m.room_id", "=", "r.id")
           .whereRef("m.id", ">", "me.last_read_message_id")
           .where("m.sender_id", "<>", userId)
+          .where("m.hidden_at", "is", null)
           .where(notFromBlocked(userId))
           .as("unread_count"),
     ])
@@ -136,8 +143,18 @@ export async function listRooms({
       .where("p.room_id", "in", ids)
       .orderBy("p.joined_at")
       .execute(),
+    // Each room's newest message the user may see (a hidden one is its sender's preview only): read backwards from
+    // the (room_id, id) index, stopping at the first visible one.
     messagesQuery(db)
-      .where("m.id", "in", (eb) => eb.selectFrom("chat_messages").select((inner) => inner.fn.max<number>("id").as("id")).where("room_id", "in", ids).groupBy("room_id"))
+      .select("m.hidden_at")
+      .where("m.id", "in", (eb) =>
+        eb
+          .selectFrom("chat_rooms as r")
+          .select((inner) =>
+            inner.selectFrom("chat_messages as m").select("m.id").whereRef("m.room_id", "=", "r.id").where(visibleTo(userId)).orderBy("m.id", "desc").limit(1).as("id"),
+          )
+          .where("r.id", "in", ids),
+      )
       .execute(),
   ]);
   const lastByRoom = new Map(lastMessages.map((row) => [row.room_id, toMessage(row)]));
@@ -183,7 +200,9 @@ export async function getRoom({ db, userId, roomId }: { db: Database; userId: st
 export async function listMessages({ db, userId, roomId, before }: { db: Database; userId: string; roomId: string; before?: number }) {
   if (!(await isParticipant(db, roomId, userId))) throw new ChatError(404, "room_not_found");
   let query = messagesQuery(db)
+    .select("m.hidden_at")
     .where("m.room_id", "=", roomId)
+    .where(visibleTo(userId))
     .where(notFromBlocked(userId))
     .orderBy("m.id", "desc")
     .limit(CHAT_MESSAGES_PAGE_SIZE + 1);
@@ -193,13 +212,16 @@ export async function listMessages({ db, userId, roomId, before }: { db: Databas
   return { messages: rows.slice(0, CHAT_MESSAGES_PAGE_SIZE).reverse().map(toMessage), hasMore };
 }
 
-/** Marks everything in the room read for the user (its newest message id). */
+/**
+ * Marks everything in the room read for the user: the newest message id they can see (one hidden from them and
+ * restored later is still unread then).
+ */
 export async function markRead({ db, userId, roomId }: { db: Database; userId: string; roomId: string }) {
   const result = await db
     .updateTable("chat_participants")
     .set((eb) => ({
       last_read_message_id: eb.fn.coalesce(
-        eb.selectFrom("chat_messages").select((inner) => inner.fn.max<number>("id").as("id")).where("room_id", "=", roomId),
+        eb.selectFrom("chat_messages as m").select((inner) => inner.fn.max<number>("m.id").as("id")).where("m.room_id", "=", roomId).where(visibleTo(userId)),
         sql<number>`0`,
       ),
     }))
@@ -218,6 +240,7 @@ export async function countUnread({ db, userId }: { db: Database; userId: string
     .where("me.user_id", "=", userId)
     .whereRef("m.id", ">", "me.last_read_message_id")
     .where("m.sender_id", "<>", userId)
+    .where("m.hidden_at", "is", null)
     .where(notFromBlocked(userId))
     .executeTakeFirstOrThrow();
   return Number(row.n);
@@ -245,7 +268,8 @@ export async function createRoom({
   const members = [...new Set([creatorId, ...participantIds])];
   if (members.length < 2) throw new ChatError(422, "self_chat");
   if (type === "DIRECT" && members.length !== 2) throw new ChatError(422, "direct_needs_two");
-  const known = await db.selectFrom("users").select(["id", "display_name"]).where("id", "in", members).execute();
+  // An account that left (退会) is nobody to start a chat with; its rooms and messages stay as they were.
+  const known = await db.selectFrom("users").select(["id", "display_name"]).where("id", "in", members).where("deleted_at", "is", null).execute();
   if (known.length !== members.length) throw new ChatError(404, "user_not_found");
   const other = members.find((id) => id !== creatorId)!;
   if (type === "DIRECT") {

@@ -7,6 +7,7 @@ import { messages } from "~/lib/messages";
 import { RealtimeEvent } from "~/lib/realtime-events";
 import { creditPurchase, getBalance } from "./coins.server";
 import { publishNotifications, recordNotifications, type PendingNotifications } from "./notification.server";
+import { log } from "~/lib/logger.server";
 
 /**
  * Coin orders (PRODUCT §4, §5): a package bought through the test provider or Stripe Checkout. An order is paid
@@ -172,7 +173,7 @@ async function openCheckout({
       cancelUrl: urls.cancel,
     });
   } catch (error) {
-    console.error(`[coins] Stripe Checkout for order ${order.id} failed:`, error);
+    log.error({ event: "payment", orderId: order.id, err: error }, "payment: Stripe Checkout could not be opened");
     // Nothing was charged; the order is over. The page renders a new key, so trying again is a new order.
     await db.updateTable("coin_orders").set({ status: "failed", settled_at: sql<Date>`now()` }).where("id", "=", order.id).where("status", "=", "pending").where("checkout_url", "is", null).execute();
     throw new CoinOrderError(502, "provider_failed");
@@ -250,5 +251,6 @@ export async function handlePaymentEvent({
     }
   });
   if ("paid" in result && result.paid) await announcePaid({ db, realtime }, result.paid);
+  log.info({ event: "payment", eventId: event.id, type: event.type, outcome: result.outcome }, `payment: ${event.type} ${result.outcome}`);
   return result.outcome;
 }

@@ -7,7 +7,7 @@ import type { DB, Database } from "../../server/db/schema";
  * A wallet has purchased and earned coins. Each verb below takes the caller's transaction, locks the wallets it
  * touches with one `SELECT … FOR UPDATE` (lower user id first, so two transfers never deadlock), checks the balance
  * in code while holding the lock, then changes every wallet it touches and writes their log rows in one more
- * statement, and refuses what would go below zero. Bookings, reviews, subscriptions and payouts
+ * statement, and refuses what would go below zero. Bookings, reviews, subscriptions, payouts and leaving (退会)
  * compose these verbs inside their own transaction; nothing else writes coin_wallets or coin_transactions.
  */
 
@@ -24,7 +24,8 @@ export type CoinTransactionKind =
   | "subscription"
   | "subscription_income"
   | "payout"
-  | "payout_return";
+  | "payout_return"
+  | "forfeit";
 
 /** A ledger rule was broken; routes answer its status with its Japanese message. */
 export class CoinError extends Error {
@@ -222,6 +223,27 @@ export async function returnEarned(trx: Trx, { userId, amount, reference }: { us
   await change(trx, reference, [{ userId, earned: amount, kind: "payout_return" }]);
 }
 
+/**
+ * Locks the user's wallet for the rest of the transaction and answers its balances, changing nothing: leaving (退会)
+ * holds it while it checks what is still open, so no booking, payout or transfer of theirs can start meanwhile.
+ */
+export async function lockWallet(trx: Trx, userId: string): Promise<Wallet> {
+  return (await lockWallets(trx, [userId])).get(userId)!;
+}
+
+/**
+ * Takes every coin the user has, purchased and earned, out of circulation (an account that leaves, ADR 028: the
+ * Payment Services Act allows no refund except when the service ends). One `forfeit` log row; answers the coins taken
+ * (0 writes nothing).
+ */
+export async function forfeitBalance(trx: Trx, { userId, reference }: { userId: string; reference: string }) {
+  const wallet = (await lockWallets(trx, [userId])).get(userId)!;
+  const amount = wallet.purchased + wallet.earned;
+  if (amount === 0) return 0;
+  await change(trx, reference, [{ userId, purchased: -wallet.purchased, earned: -wallet.earned, kind: "forfeit" }]);
+  return amount;
+}
+
 /** A user's balances; a user without a wallet has none. */
 export async function getBalance(db: Database, userId: string): Promise<Balance> {
   const wallet = await db.selectFrom("coin_wallets").select(["purchased", "earned"]).where("user_id", "=", userId).executeTakeFirst();
@@ -264,8 +286,8 @@ export async function listTransactions(db: Database, { userId, limit, offset }: 
  * The ledger's invariant, as problems found (none when it holds). Tests run it after every money scenario and
  * the benchmark after its run.
  * - Every wallet equals the sum of its log, and its newest log row's balances are its balances.
- * - Nothing is created or lost: coins bought, less coins paid out, equal the balances plus the coins held in
- *   escrow plus the fees the platform kept.
+ * - Nothing is created or lost: coins bought, less coins paid out and coins forfeited by accounts that left, equal
+ *   the balances plus the coins held in escrow plus the fees the platform kept.
  */
 export async function ledgerProblems(db: Database): Promise<string[]> {
   const problems: string[] = [];
@@ -291,18 +313,19 @@ export async function ledgerProblems(db: Database): Promise<string[]> {
     }
     if (wallet.purchased < 0 || wallet.earned < 0) problems.push(`wallet ${wallet.user_id}: negative balance`);
   }
-  const { rows } = await sql<{ bought: number; paid_out: number; balances: number; held: number; fees: number }>`
+  const { rows } = await sql<{ bought: number; paid_out: number; forfeited: number; balances: number; held: number; fees: number }>`
     select
       (select coalesce(sum(amount), 0) from coin_transactions where kind = 'purchase') as bought,
       (select coalesce(sum(amount), 0) from coin_transactions where kind in ('payout', 'payout_return')) as paid_out,
+      (select coalesce(sum(amount), 0) from coin_transactions where kind = 'forfeit') as forfeited,
       (select coalesce(sum(purchased + earned), 0) from coin_wallets) as balances,
       (select coalesce(sum(purchased + earned), 0) from coin_escrows where status = 'held') as held,
       (select coalesce(sum(fee), 0) from coin_transactions) as fees
   `.execute(db);
   const totals = Object.fromEntries(Object.entries(rows[0]!).map(([key, value]) => [key, Number(value)])) as (typeof rows)[0];
-  if (totals.bought + totals.paid_out !== totals.balances + totals.held + totals.fees) {
+  if (totals.bought + totals.paid_out + totals.forfeited !== totals.balances + totals.held + totals.fees) {
     problems.push(
-      `coins bought ${totals.bought} + paid out ${totals.paid_out} ≠ balances ${totals.balances} + escrow ${totals.held} + fees ${totals.fees}`,
+      `coins bought ${totals.bought} + paid out ${totals.paid_out} + forfeited ${totals.forfeited} ≠ balances ${totals.balances} + escrow ${totals.held} + fees ${totals.fees}`,
     );
   }
   return problems;

@@ -64,6 +64,7 @@ async function countPopularGames(db: Database, limit: number): Promise<PopularGa
         .select((inner) => inner.fn.countAll<string>().as("n"))
         .whereRef("l.game_id", "=", "g.id")
         .where("l.status", "=", "active")
+        // Hidden listings count too: a number tells nothing of them, and the count stays index-only (listings_active_idx).
         .as("listings_count"),
     )
     .orderBy("listings_count", "desc")

@@ -3,12 +3,12 @@ import type { Database, DB, ListingStatus } from "../../server/db/schema";
 import { EXPLORE_PAGE_SIZE, EXPLORE_QUERY_WORDS_MAX, LISTINGS_PER_SELLER_MAX, ONLINE_WINDOW_MS } from "~/lib/constants";
 import type { ExploreFilters } from "~/lib/explore";
 import type { ListingInput } from "~/lib/schemas";
-import { onlineFor } from "./presence.server";
+import { NOBODY, onlineFor } from "./presence.server";
 import { toRating, type Rating } from "./reviews.server";
 
 /**
  * Listings (PRODUCT §4): the game-session tickets a seller offers. Anyone may read active and paused ones; an
- * archived listing is the seller's alone. Only the seller changes a listing.
+ * archived listing, or one the operators hid (PRODUCT §10), is the seller's alone. Only the seller changes a listing.
  */
 
 /** A listing or booking rule was broken; routes answer its status with its Japanese message (bookingErrorMessage). */
@@ -31,6 +31,8 @@ export interface Listing {
   minutesPerUnit: number;
   maxUnits: number;
   status: ListingStatus;
+  /** Hidden by the operators (PRODUCT §10): only its seller is shown it, marked 「運営により非表示」; nobody can book it. */
+  hidden: boolean;
   game: { slug: string; name: string };
   seller: { uid: string; displayName: string; avatar: string | null; online: boolean; rating: Rating };
   createdAt: string;
@@ -52,6 +54,7 @@ function listingsQuery(db: Database, viewerId?: string | null, source?: Listings
       "l.minutes_per_unit",
       "l.max_units",
       "l.status",
+      "l.hidden_at",
       "l.created_at",
       "l.updated_at",
       "g.slug as game_slug",
@@ -76,6 +79,7 @@ function toListing(row: ListingRow): Listing {
     minutesPerUnit: row.minutes_per_unit,
     maxUnits: row.max_units,
     status: row.status,
+    hidden: row.hidden_at !== null,
     game: { slug: row.game_slug, name: row.game_name },
     seller: {
       uid: row.seller_id,
@@ -163,16 +167,16 @@ export async function updateListing({
   return (await getListing({ db, listingId, viewerId: sellerId }))!;
 }
 
-/** A listing as a viewer may see it: archived ones only by their seller. */
+/** A listing as a viewer may see it: archived and hidden ones only by their seller. */
 export async function getListing({ db, listingId, viewerId }: { db: Database; listingId: string; viewerId?: string | null }) {
   const row = await listingsQuery(db, viewerId).where("l.id", "=", listingId).executeTakeFirst();
-  if (!row || (row.status === "archived" && row.seller_id !== viewerId)) return null;
+  if (!row || ((row.status === "archived" || row.hidden_at !== null) && row.seller_id !== viewerId)) return null;
   return toListing(row);
 }
 
 /**
- * Listings newest first: active ones of a game or a seller for everyone; with `own`, all of the seller's that are
- * not archived (their registration page).
+ * Listings newest first: active ones of a game or a seller for everyone (hidden ones for their seller only); with
+ * `own`, all of the seller's that are not archived (their registration page).
  */
 export async function listListings({
   db,
@@ -197,6 +201,7 @@ export async function listListings({
     .limit(limit + 1)
     .offset(offset);
   query = own ? query.where("l.status", "<>", "archived") : query.where("l.status", "=", "active");
+  query = query.where((eb) => eb.or([eb("l.hidden_at", "is", null), eb("l.seller_id", "=", viewerId ?? NOBODY)]));
   if (gameSlug) query = query.where("g.slug", "=", gameSlug);
   if (sellerId) query = query.where("l.seller_id", "=", sellerId);
   const rows = await query.execute();
@@ -205,9 +210,11 @@ export async function listListings({
 
 /**
  * Explore's search (issue 16, ADR 023): active listings matching the filters, a page at a time, in the chosen order.
- * Listings of a seller who blocked the viewer, or whom the viewer blocked, are left out. Every order is one of the
- * partial indexes of migration 0012 read from the top; "recommended" is the sellers online now (few, found through
- * the presence index) by rating, then everyone else by rating, so it needs no sort of the whole table either.
+ * Listings of a seller who blocked the viewer, or whom the viewer blocked, are left out, and so are hidden ones (for
+ * their seller too: a search shows what buyers find). Every order is one of the partial indexes of migration 0012
+ * read from the top; "recommended" is the sellers online now (few, found through the presence index) by rating, then
+ * everyone else by rating, so it needs no sort of the whole table either. `hidden_at is null` is a filter on the rows
+ * the index returns (hiding is rare, so a page still reads about a page of rows).
  */
 export async function searchListings({
   db,
@@ -228,7 +235,7 @@ export async function searchListings({
   const online = sql<SqlBool>`(u.online_announced and u.last_seen_at > ${onlineSince})`;
   // The filters, on the table or on a keyword search's prefix of it (see `page`).
   const matchingFrom = (source?: ListingsSource) => {
-    let matching = listingsQuery(db, viewerId, source).where("l.status", "=", "active");
+    let matching = listingsQuery(db, viewerId, source).where("l.status", "=", "active").where("l.hidden_at", "is", null);
     if (viewerId) {
       // The viewer's blocks both ways, read once (a hashed subplan), not probed per listing.
       matching = matching.where(

@@ -3,6 +3,8 @@ import type { Database, NotificationsTable } from "../../server/db/schema";
 import type { Realtime } from "../../server/realtime";
 import { messages } from "~/lib/messages";
 import { RealtimeEvent } from "~/lib/realtime-events";
+import type { MailKind } from "~/lib/constants";
+import { enqueueNotificationMails } from "./mail-preferences.server";
 
 /**
  * What a notification is about. Later features add theirs (bookings, reviews, coins, subscriptions);
@@ -17,6 +19,8 @@ export interface NotificationInput {
   body?: string;
   /** A path inside the app ("/chat/…"): what the notification is about. */
   link?: string | null;
+  /** Also sent by mail, as this kind, when the user is away and takes it (PRODUCT §3, mail-preferences.server.ts). */
+  mail?: MailKind;
 }
 
 /** A notification as the API and `notification:new` carry it. */
@@ -69,7 +73,8 @@ export type PendingNotifications = Array<{ userId: string; notification: Notific
 
 /**
  * Stores notifications with `db`, which may be the producer's own transaction, so that a notification exists
- * exactly when what it is about does. Announce them with `publishNotifications` after the commit.
+ * exactly when what it is about does, and the mails of those that carry a mail kind with them. Announce them with
+ * `publishNotifications` after the commit.
  */
 export async function recordNotifications(db: Database, inputs: readonly NotificationInput[]): Promise<PendingNotifications> {
   if (inputs.length === 0) return [];
@@ -86,6 +91,10 @@ export async function recordNotifications(db: Database, inputs: readonly Notific
     )
     .returning(columns)
     .execute();
+  await enqueueNotificationMails(
+    db,
+    inputs.flatMap((input) => (input.mail ? [{ userId: input.userId, kind: input.mail, title: input.title, body: input.body ?? "", link: input.link ?? null }] : [])),
+  );
   return rows.map((row) => ({ userId: row.user_id, notification: toNotification(row) }));
 }
 

@@ -22,7 +22,7 @@ import { publishNotifications, recordNotifications, type NotificationInput } fro
 export class PayoutError extends Error {
   constructor(
     readonly status: 403 | 404 | 409,
-    readonly code: "profile_required" | "idempotency_conflict" | "payout_not_found" | "already_decided",
+    readonly code: "profile_required" | "idempotency_conflict" | "payout_not_found" | "already_decided" | "payout_held",
   ) {
     super(code);
   }
@@ -96,7 +96,8 @@ export async function requestPayout({
   idempotencyKey: string;
 }): Promise<{ payout: Payout; isNew: boolean }> {
   return db.transaction().execute(async (trx) => {
-    const seller = await trx.selectFrom("users").select("id").where("id", "=", sellerId).executeTakeFirst();
+    // Held for share: a suspension (which locks the row for update, then holds requested payouts) sees this one.
+    const seller = await trx.selectFrom("users").select("id").where("id", "=", sellerId).forShare().executeTakeFirst();
     if (!seller) throw new PayoutError(403, "profile_required");
     const inserted = await trx
       .insertInto("payout_requests")
@@ -152,6 +153,7 @@ function decisionNotification(row: Row, decision: "paid" | "rejected"): Notifica
     title: decision === "paid" ? messages.payouts.paidTitle(row.coins) : messages.payouts.rejectedTitle(row.coins),
     body: decision === "paid" ? messages.payouts.paidBody(row.yen_amount, accountLine(payout)) : messages.payouts.rejectedBody(row.coins),
     link: "/settings/store/transfer",
+    mail: "payout_decided",
   };
 }
 
@@ -176,6 +178,8 @@ export async function decidePayout({
     const row = await trx.selectFrom("payout_requests").selectAll().where("id", "=", payoutId).forUpdate().executeTakeFirst();
     if (!row) throw new PayoutError(404, "payout_not_found");
     if (row.status === decision) return { payout: toPayout(row), changed: false, pending: [] };
+    // Held while its seller is suspended or banned (ADR 030): `npm run moderation -- restore` makes it requested again.
+    if (row.status === "held") throw new PayoutError(409, "payout_held");
     if (row.status !== "requested") throw new PayoutError(409, "already_decided");
     const updated = await trx
       .updateTable("payout_requests")

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { Database } from "../../server/db/schema";
 import type { ImageStorage } from "../../server/storage";
 import { POST_RATE_LIMIT } from "~/lib/constants";
+import { looksLikeOffPlatformPayment } from "~/lib/off-platform";
 import { POST_CURSOR_PATTERN, type PostInput } from "~/lib/schemas";
 import { NOBODY } from "./presence.server";
 import { rateLimitWindowCte } from "./rate-limit.server";
@@ -39,6 +40,8 @@ export interface Post {
   isPublic: boolean;
   /** Subscriber-only and the viewer is not an active subscriber: shown as a locked card, without its text or image. */
   locked: boolean;
+  /** Hidden by the operators (PRODUCT §10): only its author is shown it, marked 「運営により非表示」. */
+  hidden: boolean;
   author: { uid: string; displayName: string; avatar: string | null };
   createdAt: string;
 }
@@ -55,7 +58,7 @@ const cursorOf = (post: { createdAt: string; id: string }) => `${Date.parse(post
  * Who sees what, decided here once for every list and API (ADR 018, 019). A viewer is shown every post except those
  * of authors they blocked; they may open (read the text, see the image) public posts, their own, and the
  * subscriber-only posts of authors they subscribe to while the subscription has not expired at `now`. Any other post
- * is locked.
+ * is locked. A post the operators hid is its author's alone (PRODUCT §10): for everyone else it does not exist.
  */
 function postsQuery(db: Database, viewerId: string | null, now: Date) {
   const viewer = viewerId ?? NOBODY;
@@ -63,7 +66,7 @@ function postsQuery(db: Database, viewerId: string | null, now: Date) {
     .selectFrom("posts as p")
     .innerJoin("users as u", "u.id", "p.author_id")
     .leftJoin("uploads as i", "i.id", "p.upload_id")
-    .select(["p.id", "p.content", "p.is_public", "p.created_at", "p.author_id", "u.display_name", "u.avatar_url", "i.url", "i.width", "i.height"])
+    .select(["p.id", "p.content", "p.is_public", "p.created_at", "p.hidden_at", "p.author_id", "u.display_name", "u.avatar_url", "i.url", "i.width", "i.height"])
     .select((eb) =>
       eb
         .or([
@@ -75,6 +78,7 @@ function postsQuery(db: Database, viewerId: string | null, now: Date) {
         ])
         .as("open"),
     )
+    .where((eb) => eb.or([eb("p.hidden_at", "is", null), eb("p.author_id", "=", viewer)]))
     .where((eb) => eb.not(eb.exists(eb.selectFrom("user_blocks as b").select("b.blocker_id").where("b.blocker_id", "=", viewer).whereRef("b.blocked_id", "=", "p.author_id"))));
 }
 type PostRow = Awaited<ReturnType<ReturnType<typeof postsQuery>["executeTakeFirstOrThrow"]>>;
@@ -90,6 +94,7 @@ function toPost(row: PostRow): Post {
     hasImage: row.url !== null,
     isPublic: row.is_public,
     locked,
+    hidden: row.hidden_at !== null,
     author: { uid: row.author_id, displayName: row.display_name, avatar: row.avatar_url },
     createdAt: row.created_at.toISOString(),
   };
@@ -99,7 +104,8 @@ function toPost(row: PostRow): Post {
  * Publishes a post for the author (POST /api/posts/create, the new post dialog and its page). Its image is either one
  * of the author's uploads (`input.imageUrl`, the dialog's way: uploaded first) or the bytes of one (`upload`, the
  * page's single POST), stored by the uploads model inside this transaction. At most five posts a minute (PRODUCT §9):
- * the count, the upload's row and the post are one transaction, so a refused post leaves nothing behind.
+ * the count, the upload's row and the post are one transaction, so a refused post leaves nothing behind. A text that
+ * looks like an off-platform payment (PRODUCT §10) is counted for the operators in the same transaction.
  */
 export async function createPost({
   db,
@@ -143,6 +149,9 @@ export async function createPost({
       .values({ author_id: authorId, content: input.content, upload_id: uploadId, is_public: input.isPublic, community_id: input.communityId ?? null })
       .returning("id")
       .executeTakeFirstOrThrow();
+    if (looksLikeOffPlatformPayment(input.content)) {
+      await trx.insertInto("off_platform_flags").values({ user_id: authorId, target_type: "post", target_id: row.id }).execute();
+    }
     return row.id;
   });
   return (await getPost({ db, postId: id, viewerId: authorId }))!;

@@ -4,6 +4,8 @@ import { messages } from "~/lib/messages";
 import type { ReviewInput } from "~/lib/schemas";
 import { transfer } from "./coins.server";
 import { publishNotifications, recordNotifications } from "./notification.server";
+import { NOBODY } from "./presence.server";
+import { lockPresentUsers } from "./user.server";
 
 /**
  * Reviews (PRODUCT §4, SPEC §5, §6): after a completed booking each of its two people reviews the other once; the
@@ -14,7 +16,7 @@ import { publishNotifications, recordNotifications } from "./notification.server
 export class ReviewError extends Error {
   constructor(
     readonly status: 403 | 404 | 409,
-    readonly code: "booking_not_found" | "not_completed" | "already_reviewed" | "tip_buyer_only" | "blocked",
+    readonly code: "booking_not_found" | "not_completed" | "already_reviewed" | "tip_buyer_only" | "blocked" | "user_left",
   ) {
     super(code);
   }
@@ -34,6 +36,8 @@ export interface Review {
   tipAmount: number;
   reviewer: { uid: string; displayName: string; avatar: string | null; role: "buyer" | "seller" };
   createdAt: string;
+  /** Hidden by the operators (PRODUCT §10): only its reviewer is shown it, marked 「運営により非表示」; it counts in no rating. */
+  hidden: boolean;
 }
 
 /**
@@ -69,6 +73,8 @@ export async function submitReview({
     if (input.tipAmount > 0 && !isBuyer) throw new ReviewError(403, "tip_buyer_only");
     const blocked = await trx.selectFrom("user_blocks").select("blocker_id").where("blocker_id", "=", revieweeId).where("blocked_id", "=", reviewerId).executeTakeFirst();
     if (blocked) throw new ReviewError(403, "blocked");
+    // Nobody reviews or tips an account that left (退会); its row is held so it cannot leave while this goes on.
+    if (!(await lockPresentUsers(trx, [revieweeId])).has(revieweeId)) throw new ReviewError(404, "user_left");
     const review = await trx
       .insertInto("reviews")
       .values({ booking_id: booking.id, reviewer_id: reviewerId, reviewee_id: revieweeId, rating: input.rating, comment: input.comment, tip_amount: input.tipAmount })
@@ -87,6 +93,7 @@ export async function submitReview({
         title: messages.reviews.receivedTitle(reviewer.display_name, input.rating),
         body: messages.reviews.receivedBody(input.tipAmount),
         link: "/settings/ticket-management?role=" + (isBuyer ? "seller" : "buyer"),
+        mail: "review_received",
       },
     ]);
     return { review: { id: review.id, createdAt: review.created_at.toISOString() }, pending };
@@ -95,12 +102,13 @@ export async function submitReview({
   return review;
 }
 
-/** The mean and count of the stars each of these users received. */
+/** The mean and count of the stars each of these users received (a hidden review counts in none, as users.rating_*). */
 function ratingsQuery(db: Database, userIds: readonly string[]) {
   return db
     .selectFrom("reviews")
     .select(["reviewee_id", (eb) => eb.fn.avg<string>("rating").as("average"), (eb) => eb.fn.countAll<string>().as("count")])
     .where("reviewee_id", "in", userIds)
+    .where("hidden_at", "is", null)
     .groupBy("reviewee_id");
 }
 
@@ -115,14 +123,27 @@ export async function ratingsOf(db: Database, userIds: readonly string[]): Promi
   return new Map(ids.map((id) => [id, byId.get(id) ?? toRating()]));
 }
 
-/** A user's reviews, newest first, with who wrote them and in which role. */
-export async function listReviews({ db, revieweeId, limit, offset }: { db: Database; revieweeId: string; limit: number; offset: number }) {
+/** A user's reviews, newest first, with who wrote them and in which role; a hidden one only for its reviewer. */
+export async function listReviews({
+  db,
+  revieweeId,
+  viewerId,
+  limit,
+  offset,
+}: {
+  db: Database;
+  revieweeId: string;
+  viewerId: string | null;
+  limit: number;
+  offset: number;
+}) {
   const rows = await db
     .selectFrom("reviews as r")
     .innerJoin("users as u", "u.id", "r.reviewer_id")
     .innerJoin("bookings as b", "b.id", "r.booking_id")
-    .select(["r.id", "r.booking_id", "r.rating", "r.comment", "r.tip_amount", "r.created_at", "u.id as reviewer_id", "u.display_name", "u.avatar_url", "b.buyer_id"])
+    .select(["r.id", "r.booking_id", "r.rating", "r.comment", "r.tip_amount", "r.created_at", "r.hidden_at", "u.id as reviewer_id", "u.display_name", "u.avatar_url", "b.buyer_id"])
     .where("r.reviewee_id", "=", revieweeId)
+    .where((eb) => eb.or([eb("r.hidden_at", "is", null), eb("r.reviewer_id", "=", viewerId ?? NOBODY)]))
     .orderBy("r.created_at", "desc")
     .orderBy("r.id")
     .limit(limit + 1)
@@ -136,6 +157,7 @@ export async function listReviews({ db, revieweeId, limit, offset }: { db: Datab
     tipAmount: row.tip_amount,
     reviewer: { uid: row.reviewer_id, displayName: row.display_name, avatar: row.avatar_url, role: row.buyer_id === row.reviewer_id ? "buyer" : "seller" },
     createdAt: row.created_at.toISOString(),
+    hidden: row.hidden_at !== null,
   }));
   return { reviews, hasMore: rows.length > limit };
 }

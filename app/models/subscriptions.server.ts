@@ -7,6 +7,7 @@ import type { SubscriptionPlanInput } from "~/lib/schemas";
 import { formatDateTime } from "~/lib/time";
 import { transfer } from "./coins.server";
 import { publishNotifications, recordNotifications, type NotificationInput } from "./notification.server";
+import { lockPresentUsers } from "./user.server";
 
 /**
  * Subscriptions to creators (SPEC §3, §6; PRODUCT §4, §5; issue 15). A seller offers a monthly plan in coins; a
@@ -115,6 +116,9 @@ export async function subscribe({
 }) {
   if (subscriberId === subscribeeId) throw new SubscriptionError(422, "self_subscription");
   const { subscriptionId, created, pending } = await db.transaction().execute(async (trx) => {
+    // Both people's rows first (before the pair's row): an account leaving (退会) at the same moment takes turns with this.
+    const present = await lockPresentUsers(trx, [subscriberId, subscribeeId]);
+    if (!present.has(subscribeeId)) throw new SubscriptionError(404, "no_plan");
     const subscriber = await trx.selectFrom("users").select(["id", "display_name"]).where("id", "=", subscriberId).executeTakeFirst();
     if (!subscriber) throw new SubscriptionError(403, "profile_required");
     const plan = await trx.selectFrom("subscription_plans").selectAll().where("seller_id", "=", subscribeeId).executeTakeFirst();

@@ -4,6 +4,8 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { z } from "zod";
 import { useAuth } from "~/components/auth-provider";
+import { HiddenBadge, ReportLink } from "~/components/moderation-slots";
+import { OffPlatformNotice, OffPlatformWarningDialog } from "~/components/off-platform-warning";
 import { Avatar } from "~/components/presence";
 import { useRealtime, useRealtimeEvent } from "~/components/realtime-provider";
 import { useVisualViewportHeight } from "~/components/use-visual-viewport-height";
@@ -13,6 +15,8 @@ import { sendChatMessage } from "~/lib/chat-send";
 import { roomTitle } from "~/lib/chat-view";
 import { CHAT_MESSAGE_MAX } from "~/lib/constants";
 import { messages as text } from "~/lib/messages";
+import * as offPlatformText from "~/lib/messages/off-platform";
+import { looksLikeOffPlatformPayment } from "~/lib/off-platform";
 import { chatErrorMessage } from "~/lib/error-messages";
 import { pageMeta } from "~/lib/meta";
 import { parseParams, parseQuery } from "~/lib/params";
@@ -46,7 +50,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return { room, title: roomTitle(room, user.id), ...page, before: before ?? null, viewerId: user.id };
 }
 
-/** Without JavaScript the message form posts here and comes back to the room. */
+/**
+ * Without JavaScript the message form posts here and comes back to the room. A text that looks like an off-platform
+ * payment (PRODUCT §10) and lacks the confirmation field stores nothing and comes back (200) with the warning, the
+ * text, and a 「このまま送信する」 form that posts it again with the field.
+ */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const { roomId } = parseParams(paramsSchema, params, request);
   const { user } = await loadRoom(request, context, roomId);
@@ -54,7 +62,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   formData.set("roomId", roomId);
   const submission = parseWithZod(formData, { schema: sendMessageSchema });
   if (submission.status !== "success") return data({ error: submission.error?.content?.[0] ?? text.validation.checkInput }, { status: 400 });
-  const outcome = await context.chat.send({ senderId: user.id, sessionId: user.sessionId, ...submission.value });
+  const { offPlatformConfirmed, ...message } = submission.value;
+  if (!offPlatformConfirmed && looksLikeOffPlatformPayment(message.content)) return { offPlatform: { content: message.content } };
+  const outcome = await context.chat.send({ senderId: user.id, sessionId: user.sessionId, ...message });
   if ("refusal" in outcome) return data({ error: chatErrorMessage(outcome.refusal.code) }, { status: outcome.refusal.status });
   throw redirect(`/chat/${roomId}`);
 }
@@ -69,7 +79,12 @@ const byId = (list: Shown[]) => {
 
 export default function ChatRoomPage() {
   const loaded = useLoaderData<typeof loader>();
-  const actionError = useActionData<typeof action>()?.error;
+  const actionData = useActionData<typeof action>();
+  const actionError = actionData && "error" in actionData ? actionData.error : undefined;
+  const offPlatformPage = actionData && "offPlatform" in actionData ? actionData.offPlatform : undefined;
+  // A text waiting for the answer to the off-platform payment warning (PRODUCT §10).
+  const [warning, setWarning] = useState<{ content: string; form: HTMLFormElement } | null>(null);
+  const composer = useRef<HTMLTextAreaElement>(null);
   const { api } = useAuth();
   const { reconnects, socket } = useRealtime();
   const roomId = loaded.room.id;
@@ -141,6 +156,11 @@ export default function ChatRoomPage() {
     const content = String(new FormData(form).get("content") ?? "").trim();
     if (!content) return setSendError(text.chat.emptyMessage);
     setSendError(null);
+    if (looksLikeOffPlatformPayment(content)) return setWarning({ content, form });
+    await deliver(form, content, false);
+  };
+
+  const deliver = async (form: HTMLFormElement, content: string, offPlatformConfirmed: boolean) => {
     form.reset();
     // Shown at once, replaced by the server's copy when it answers.
     const pending: Shown = {
@@ -155,7 +175,7 @@ export default function ChatRoomPage() {
     };
     setShown((current) => [...current, pending]);
     try {
-      const message = await sendChatMessage({ socket, api, body: { roomId, content } });
+      const message = await sendChatMessage({ socket, api, body: { roomId, content, ...(offPlatformConfirmed ? { offPlatformConfirmed } : {}) } });
       setShown((current) => byId([...current.filter((m) => m.id !== pending.id), message]));
     } catch (error) {
       setShown((current) => current.filter((m) => m.id !== pending.id));
@@ -208,10 +228,16 @@ export default function ChatRoomPage() {
               <li key={message.id} className={`flex ${mine ? "justify-end" : "justify-start"}`}>
                 <div className={`max-w-[80%] rounded-2xl px-4 py-2 ${mine ? "bg-brand-600 text-white" : "bg-white ring-1 ring-slate-200"} ${message.pending ? "opacity-60" : ""}`}>
                   {mine ? null : <p className="text-xs font-semibold text-slate-500">{message.sender.displayName}</p>}
+                  {message.hidden ? <HiddenBadge /> : null}
                   <p className="whitespace-pre-wrap break-words">{message.content}</p>
                   <time className={`block text-right text-xs ${mine ? "text-brand-100" : "text-slate-500"}`} dateTime={isoString(message.createdAt)}>
                     {message.pending ? "送信中…" : formatDateTime(message.createdAt)}
                   </time>
+                  {!mine && !message.pending && (message.messageType === "TEXT" || message.messageType === "IMAGE") ? (
+                    <div className="-mb-1 text-right">
+                      <ReportLink type="chat_message" id={String(message.id)} ownerName={message.sender.displayName} />
+                    </div>
+                  ) : null}
                 </div>
               </li>
             );
@@ -219,6 +245,35 @@ export default function ChatRoomPage() {
         </ol>
         <div ref={bottom} />
       </div>
+      {offPlatformPage ? (
+        <section aria-labelledby="off-platform-title" role="alert" className="border-t border-amber-300 bg-amber-50 p-4" data-testid="off-platform-confirmation">
+          <OffPlatformNotice content={offPlatformPage.content}>
+            <Form method="post" className="flex flex-wrap items-center gap-3">
+              <input type="hidden" name="content" value={offPlatformPage.content} />
+              <input type="hidden" name="offPlatformConfirmed" value="true" />
+              <button type="submit" className="btn-primary">
+                {offPlatformText.confirm}
+              </button>
+              <Link to={`/chat/${roomId}`} className="text-sm text-slate-700 underline">
+                {offPlatformText.cancel}
+              </Link>
+            </Form>
+          </OffPlatformNotice>
+        </section>
+      ) : null}
+      {warning ? (
+        <OffPlatformWarningDialog
+          content={warning.content}
+          onConfirm={() => {
+            setWarning(null);
+            void deliver(warning.form, warning.content, true);
+          }}
+          onCancel={() => {
+            setWarning(null);
+            composer.current?.focus();
+          }}
+        />
+      ) : null}
       <Form method="post" onSubmit={send} className="border-t border-slate-200 bg-white p-3" data-composer="">
         {actionError || sendError ? (
           <p role="alert" className="mb-2 text-sm text-red-600">
@@ -229,7 +284,7 @@ export default function ChatRoomPage() {
           <label htmlFor="chat-content" className="sr-only">
             メッセージ
           </label>
-          <textarea id="chat-content" name="content" rows={2} maxLength={CHAT_MESSAGE_MAX} required className="field-input flex-1 resize-none" placeholder="メッセージを入力" />
+          <textarea ref={composer} id="chat-content" name="content" rows={2} defaultValue={offPlatformPage?.content} maxLength={CHAT_MESSAGE_MAX} required className="field-input flex-1 resize-none" placeholder="メッセージを入力" />
           <button type="submit" className="btn-primary self-end">
             送信
           </button>

@@ -1,5 +1,6 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { HiddenBadge } from "~/components/moderation-slots";
 import { Avatar } from "~/components/presence";
 import { requireProfile } from "~/lib/auth.server";
 import { roomTitle } from "~/lib/chat-view";
@@ -71,7 +72,10 @@ export default function ChatListPage() {
                       {formatRelative(room.lastActivityAt)}
                     </time>
                   </span>
-                  <span className="block truncate text-sm text-slate-600">{room.lastMessage?.content ?? "メッセージはまだありません"}</span>
+                  <span className="block truncate text-sm text-slate-600">
+                    {room.lastMessage?.hidden ? <HiddenBadge className="mr-1" /> : null}
+                    {room.lastMessage?.content ?? "メッセージはまだありません"}
+                  </span>
                 </span>
                 {room.unreadCount > 0 ? (
                   <span className="rounded-full bg-red-600 px-2 py-0.5 text-xs font-bold text-white" aria-label={`未読${room.unreadCount}件`}>

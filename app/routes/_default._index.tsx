@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GameCover } from "~/components/game-cover";
+import { HiddenBadge } from "~/components/moderation-slots";
 import { Avatar } from "~/components/presence";
 import { RatingSummary } from "~/components/star-rating";
 import { HOME_EVENTS_MAX, HOME_GAMES_MAX, HOME_ONLINE_SELLERS_MAX, HOME_POSTS_MAX, PRODUCT_NAME } from "~/lib/constants";
@@ -66,6 +67,7 @@ export async function loader({ context }: LoaderFunctionArgs) {
       author: post.author,
       excerpt: post.locked || !post.content ? null : post.content.length > EXCERPT_MAX ? `${post.content.slice(0, EXCERPT_MAX)}…` : post.content,
       locked: post.locked,
+      hidden: post.hidden,
       hasImage: post.hasImage,
       createdAt: post.createdAt,
       createdAtLabel: formatRelative(post.createdAt, now),
@@ -268,6 +270,7 @@ export default function HomePage() {
                     {post.createdAtLabel}
                   </time>
                 </p>
+                {post.hidden ? <HiddenBadge className="mt-1" /> : null}
                 <p className="mt-1 line-clamp-3 text-sm whitespace-pre-line text-slate-800">
                   {post.locked ? "サブスク限定の投稿です" : (post.excerpt ?? (post.hasImage ? "画像の投稿" : ""))}
                 </p>

@@ -4,6 +4,7 @@ import { Form, Link, useActionData, useRouteLoaderData, useSearchParams, useLoad
 import { CredentialsForm } from "~/components/credentials-form";
 import { afterSignIn, authFormError, redirectIfSignedIn } from "~/lib/auth.server";
 import { formRules } from "~/lib/form-rules.server";
+import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { loginSchema } from "~/lib/schemas";
 import type { loader as rootLoader } from "~/root";
@@ -19,12 +20,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readFormData(request), { schema: loginSchema });
-  if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+  if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["password"] }), suspended: false }, { status: 400 });
   const { email, password, redirectTo } = submission.value;
   const { error } = await context.auth.supabase().auth.signInWithPassword({ email, password });
   if (error) {
     const { status, message } = authFormError(error);
-    return data({ result: submission.reply({ formErrors: [message], hideFields: ["password"] }) }, { status });
+    // A suspended or banned account (ADR 030): the message says until when; the page links to the inquiry form.
+    const suspended = error.code === "user_banned";
+    return data({ result: submission.reply({ formErrors: [message], hideFields: ["password"] }), suspended }, { status });
   }
   // The session cookies were written on this response by @supabase/ssr.
   throw redirect(afterSignIn(redirectTo));
@@ -32,7 +35,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function LoginPage() {
   const { rules } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>()?.result;
+  const actionData = useActionData<typeof action>();
+  const lastResult = actionData?.result;
   const [searchParams] = useSearchParams();
   const redirectTo = searchParams.get("redirectTo");
   const discord = useRouteLoaderData<typeof rootLoader>("root")?.auth.discord;
@@ -49,6 +53,18 @@ export default function LoginPage() {
         submitLabel="ログイン"
         passwordAutoComplete="current-password"
       />
+      {actionData?.suspended ? (
+        <p className="mt-3 text-sm">
+          <Link to="/inquiry" className="text-brand-600 underline">
+            {messages.moderation.inquiryLink}
+          </Link>
+        </p>
+      ) : null}
+      <p className="mt-4 text-right text-sm">
+        <Link to="/forgot-password" className="text-brand-600 underline">
+          パスワードをお忘れの方
+        </Link>
+      </p>
       {discord ? (
         <Form method="post" action="/auth/discord" className="mt-4">
           <button type="submit" className="btn w-full bg-[#5865F2] text-white hover:bg-[#4752c4]">

@@ -1,11 +1,15 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useRef, useState } from "react";
 import { ErrorList, TextareaField } from "~/components/forms";
+import { OffPlatformNotice, OffPlatformWarningDialog } from "~/components/off-platform-warning";
 import { SubscribersOnlyField } from "~/components/subscribers-only-field";
 import { requireProfile, safeRedirectPath } from "~/lib/auth.server";
 import { POST_MAX, UPLOAD_IMAGE_TYPES, UPLOAD_MAX_BYTES } from "~/lib/constants";
 import { messages } from "~/lib/messages";
+import * as offPlatformText from "~/lib/messages/off-platform";
+import { looksLikeOffPlatformPayment } from "~/lib/off-platform";
 import { postErrorMessage } from "~/lib/error-messages";
 import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
 import { formRules } from "~/lib/form-rules.server";
@@ -32,6 +36,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /**
  * The new post dialog's page twin (no JavaScript): one multipart POST with the text and the image; the image goes
  * through the same upload rules as POST /api/uploads, the post through the same model as POST /api/posts/create.
+ * A text that looks like an off-platform payment (PRODUCT §10) without the confirmation field publishes nothing and
+ * comes back (200) with the warning and the form filled in again, whose button then posts it with the field (the
+ * image, if one was chosen, must be chosen again: a browser cannot fill a file field).
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { user } = await requireProfile(request, context);
@@ -48,8 +55,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   for (const [name, value] of form.fields) formData.set(name, value);
   const submission = parseWithZod(formData, { schema: postFormSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-  const { content, subscribersOnly, communityId, redirectTo } = submission.value;
+  const { content, subscribersOnly, communityId, redirectTo, offPlatformConfirmed } = submission.value;
   if (content === null && !form.file) return refuse(400, { fieldErrors: { content: [messages.posts.empty] } }, formData);
+  if (!offPlatformConfirmed && looksLikeOffPlatformPayment(content)) {
+    return { result: submission.reply(), offPlatform: { content: content ?? "", imageDropped: Boolean(form.file) } };
+  }
   try {
     await createPost({
       db: context.db,
@@ -67,8 +77,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function NewPostPage() {
   const { communities, chosenId, redirectTo, rules } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>()?.result;
+  const actionData = useActionData<typeof action>();
+  const lastResult = actionData?.result;
+  const offPlatformPage = actionData && "offPlatform" in actionData ? actionData.offPlatform : undefined;
   const submitting = useNavigation().state !== "idle";
+  // With JavaScript, the off-platform payment warning (PRODUCT §10) opens before the form is sent; confirmed, the form
+  // is sent again with the confirmation field.
+  const [warning, setWarning] = useState<string | null>(null);
+  const [confirmed, setConfirmed] = useState(false);
+  const formElement = useRef<HTMLFormElement>(null);
   const [form, fields] = useConstraintForm({
     id: "new-post",
     lastResult,
@@ -76,6 +93,7 @@ export default function NewPostPage() {
   });
   // The image is not a field of the schema (it is the multipart file): its errors come from the server only.
   const imageErrors = lastResult?.error?.image ?? undefined;
+  const formProps = getFormProps(form);
   return (
     <section aria-labelledby="new-post-title" className="mx-auto max-w-2xl space-y-6">
       <div>
@@ -84,7 +102,40 @@ export default function NewPostPage() {
         </h1>
         <p className="mt-1 text-slate-600">テキストか画像（またはその両方）を投稿できます。投稿はフィードとあなたのプロフィールに表示されます。</p>
       </div>
-      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-6 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+      {offPlatformPage ? (
+        <section aria-labelledby="off-platform-title" role="alert" className="rounded-xl bg-amber-50 p-4 ring-1 ring-amber-300" data-testid="off-platform-confirmation">
+          <OffPlatformNotice content={offPlatformPage.content}>
+            {offPlatformPage.imageDropped ? <p className="text-sm font-semibold text-amber-900">{offPlatformText.imageDropped}</p> : null}
+          </OffPlatformNotice>
+        </section>
+      ) : null}
+      {warning !== null ? (
+        <OffPlatformWarningDialog
+          content={warning}
+          onConfirm={() => {
+            setWarning(null);
+            setConfirmed(true);
+            // The hidden field renders first, then the form goes.
+            setTimeout(() => formElement.current?.requestSubmit(), 0);
+          }}
+          onCancel={() => setWarning(null)}
+        />
+      ) : null}
+      <Form
+        ref={formElement}
+        method="post"
+        encType="multipart/form-data"
+        {...formProps}
+        onSubmit={(event) => {
+          formProps.onSubmit(event);
+          if (event.defaultPrevented || confirmed || offPlatformPage) return;
+          const content = String(new FormData(event.currentTarget).get("content") ?? "").trim();
+          if (!looksLikeOffPlatformPayment(content)) return;
+          event.preventDefault();
+          setWarning(content);
+        }}
+        className="space-y-6 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200"
+      >
         <TextareaField meta={fields.content} label="投稿内容" hint={`${POST_MAX}文字以内`} rows={5} />
         <div>
           <label htmlFor="new-post-image" className="field-label">
@@ -117,10 +168,11 @@ export default function NewPostPage() {
         </div>
         {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
         <SubscribersOnlyField name={fields.subscribersOnly.name} defaultChecked={fields.subscribersOnly.initialValue === "on"} />
+        {offPlatformPage || confirmed ? <input type="hidden" name="offPlatformConfirmed" value="true" /> : null}
         <ErrorList id={form.errorId} errors={form.errors} />
         <div className="flex flex-wrap items-center gap-3">
           <button type="submit" className="btn-primary" disabled={submitting}>
-            {submitting ? "投稿中…" : "投稿する"}
+            {submitting ? "投稿中…" : offPlatformPage ? offPlatformText.confirm : "投稿する"}
           </button>
           <Link to="/feed" className="text-sm text-slate-700 underline">
             キャンセル

@@ -5,6 +5,7 @@ import { CredentialsForm } from "~/components/credentials-form";
 import { afterSignIn, authFormError, redirectIfSignedIn } from "~/lib/auth.server";
 import { PASSWORD_MIN_LENGTH } from "~/lib/constants";
 import { formRules } from "~/lib/form-rules.server";
+import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { signupSchema } from "~/lib/schemas";
 import { readFormData } from "~/lib/forms.server";
@@ -21,11 +22,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readFormData(request), { schema: signupSchema });
   if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
   const { email, password, redirectTo } = submission.value;
-  const { error } = await context.auth.supabase().auth.signUp({ email, password });
+  const { data: signedUp, error } = await context.auth.supabase().auth.signUp({ email, password });
   if (error) {
     const { status, message } = authFormError(error);
     return data({ result: submission.reply({ formErrors: [message], hideFields: ["password"] }) }, { status });
   }
+  // AUTH_CONFIRM_EMAIL: no session until the address is confirmed from the mail.
+  if (!signedUp.session) throw redirect("/signup?sent=1");
   // A new account has no profile yet: set it up, then go where the visitor was headed.
   throw redirect(`/mypage/gamer-edit?${new URLSearchParams({ redirectTo: afterSignIn(redirectTo) })}`);
 }
@@ -40,6 +43,11 @@ export default function SignupPage() {
       <h1 id="signup-title" className="mb-6 text-2xl font-bold">
         新規登録
       </h1>
+      {searchParams.get("sent") === "1" ? (
+        <div role="status" className="mb-6 rounded-lg bg-emerald-50 p-4 text-emerald-900 ring-1 ring-emerald-200">
+          <p>{messages.auth.signupConfirmSent}</p>
+        </div>
+      ) : null}
       <CredentialsForm
         id="signup"
         rules={rules}

@@ -3,6 +3,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { z } from "zod";
 import { BuyCoinsLink, CoinIcon, useCoinBalance } from "~/components/coin-purchase";
+import { HiddenBadge, ReportLink } from "~/components/moderation-slots";
 import { Avatar } from "~/components/presence";
 import { formatMinutes, suggestedStart, toDateTimeLocal } from "~/lib/booking-time";
 import { BOOKING_HORIZON_MS, BOOKING_NOTE_MAX, REVIEWS_PAGE_SIZE } from "~/lib/constants";
@@ -28,7 +29,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const viewer = await context.auth.getUser();
   const listing = await getListing({ db: context.db, listingId: id, viewerId: viewer?.id });
   if (!listing) throw new Response(null, { status: 404 });
-  const { reviews } = await listReviews({ db: context.db, revieweeId: listing.seller.uid, limit: REVIEWS_PAGE_SIZE, offset: 0 });
+  const { reviews } = await listReviews({ db: context.db, revieweeId: listing.seller.uid, viewerId: viewer?.id ?? null, limit: REVIEWS_PAGE_SIZE, offset: 0 });
   const balance = viewer ? await getBalance(context.db, viewer.id).then((b) => b.totalBalance, swallowed("coin balance", 0)) : null;
   const now = new Date();
   return {
@@ -59,6 +60,7 @@ export default function TicketPage() {
         <h1 id="ticket-title" className="text-2xl font-bold">
           {listing.title}
         </h1>
+        {listing.hidden ? <HiddenBadge /> : null}
         <div className="flex items-center gap-3">
           <Avatar name={listing.seller.displayName} src={listing.seller.avatar} presence={{ userId: listing.seller.uid, online: listing.seller.online }} />
           <div className="min-w-0">
@@ -92,6 +94,11 @@ export default function TicketPage() {
         </div>
       </dl>
       {listing.description ? <p className="whitespace-pre-wrap break-words text-slate-800">{listing.description}</p> : null}
+      {signedIn && !isSeller ? (
+        <p className="text-right">
+          <ReportLink type="listing" id={listing.id} ownerName={listing.seller.displayName} />
+        </p>
+      ) : null}
 
       {isSeller ? (
         <p className="rounded-lg bg-slate-50 px-4 py-3 text-sm text-slate-700">

@@ -53,7 +53,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return {
     listing,
     choice: { units, desiredStartTime: desiredStartTime.toISOString(), note },
-    problem: problemMessage(purchaseProblem({ listing: { sellerId: listing.seller.uid, status: listing.status, maxUnits: listing.maxUnits }, buyerId: user.id, input: choice.data, now: new Date() })),
+    problem: problemMessage(purchaseProblem({ listing: { sellerId: listing.seller.uid, status: listing.status, maxUnits: listing.maxUnits, hidden: listing.hidden }, buyerId: user.id, input: choice.data, now: new Date() })),
     balance,
     idempotencyKey: key.data,
   };

@@ -29,7 +29,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: profileSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   try {
-    await saveProfile({ db: context.db, realtime: context.realtime, userId: user.id, input: submission.value });
+    await saveProfile({ db: context.db, realtime: context.realtime, userId: user.id, email: user.email, input: submission.value });
   } catch (error) {
     if (!(error instanceof UnknownGameError)) throw error;
     return data({ result: submission.reply({ formErrors: [messages.validation.unknownGame] }) }, { status: 400 });

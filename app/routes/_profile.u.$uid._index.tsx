@@ -17,7 +17,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const viewer = await context.auth.getUser();
   const [{ listings, hasMore }, { reviews }] = await Promise.all([
     listListings({ db: context.db, sellerId: uid, viewerId: viewer?.id, limit: PROFILE_LISTINGS_MAX, offset: 0 }),
-    listReviews({ db: context.db, revieweeId: uid, limit: REVIEWS_PAGE_SIZE, offset: 0 }),
+    listReviews({ db: context.db, revieweeId: uid, viewerId: viewer?.id ?? null, limit: REVIEWS_PAGE_SIZE, offset: 0 }),
   ]);
   return { uid, listings, hasMore, reviews };
 }

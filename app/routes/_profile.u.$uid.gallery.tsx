@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { HiddenBadge } from "~/components/moderation-slots";
 import { useReloadOnNewPost } from "~/components/post-dialog";
 import { PostImage } from "~/components/post-image";
 import { GALLERY_PAGE_SIZE } from "~/lib/constants";
@@ -52,6 +53,7 @@ export default function ProfileGallery() {
         </p>
         <PostImage post={photo} image={photo.image} eager className="mx-auto h-auto max-h-[80vh] w-auto max-w-full rounded-xl bg-slate-100 object-contain" />
         <figcaption className="space-y-1">
+          {photo.hidden ? <HiddenBadge /> : null}
           {photo.content ? <p className="whitespace-pre-wrap break-words">{photo.content}</p> : null}
           <time className="block text-xs text-slate-600" dateTime={isoString(photo.createdAt)}>
             {formatDateTime(photo.createdAt)}
@@ -82,7 +84,8 @@ export default function ProfileGallery() {
             </li>
           ) : post.image ? (
             <li key={post.id}>
-              <Link to={`${gallery}?photo=${post.id}`} className="block overflow-hidden rounded-lg bg-slate-100 ring-1 ring-slate-200 focus-visible:ring-2 focus-visible:ring-brand-600">
+              <Link to={`${gallery}?photo=${post.id}`} className="relative block overflow-hidden rounded-lg bg-slate-100 ring-1 ring-slate-200 focus-visible:ring-2 focus-visible:ring-brand-600">
+                {post.hidden ? <HiddenBadge className="absolute top-1 left-1 z-10" /> : null}
                 <PostImage
                   post={post}
                   image={post.image}

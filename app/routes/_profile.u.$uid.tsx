@@ -4,6 +4,7 @@ import { z } from "zod";
 import { GameChips } from "~/components/game-chips";
 import { NewPostLink } from "~/components/post-dialog";
 import { Avatar } from "~/components/presence";
+import { ReportLink } from "~/components/moderation-slots";
 import { RatingSummary } from "~/components/star-rating";
 import { requireUser } from "~/lib/auth.server";
 import { readFormData } from "~/lib/forms.server";
@@ -42,9 +43,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     viewerId && !isSelf ? blockStatus({ db: context.db, viewerId, otherId: uid }) : { byViewer: false, ofViewer: false },
     getPlan({ db: context.db, sellerId: uid }),
     viewerId && !isSelf ? subscriptionTo({ db: context.db, subscriberId: viewerId, subscribeeId: uid }) : null,
-    viewerId && !isSelf ? recordFootprint({ db: context.db, visitorId: viewerId, visitedId: uid }) : null,
+    viewerId && !isSelf && !profile.left ? recordFootprint({ db: context.db, visitorId: viewerId, visitedId: uid }) : null,
   ]);
-  return { profile, online: online.has(uid), rating: ratings.get(uid)!, isSelf, signedIn: !!viewer, blocks, plan, subscription };
+  // Said from here, so the page's code does not carry these rare lines (README "Page weight").
+  const standing = profile.left ? messages.account.userLeft : profile.suspended ? messages.moderation.suspendedUser : null;
+  return { profile, standing, online: online.has(uid), rating: ratings.get(uid)!, isSelf, signedIn: !!viewer, blocks, plan, subscription };
 }
 
 const blockFormSchema = z.object({ intent: z.enum(["block", "unblock"]) });
@@ -73,7 +76,7 @@ const tabClass = ({ isActive }: { isActive: boolean }) =>
   `-mb-px border-b-2 px-3 py-2 text-sm font-semibold whitespace-nowrap ${isActive ? "border-brand-600 text-brand-700" : "border-transparent text-slate-600 hover:text-slate-900"}`;
 
 export default function ProfileLayout() {
-  const { profile, online, rating, isSelf, signedIn, blocks, plan, subscription } = useLoaderData<typeof loader>();
+  const { profile, standing, online, rating, isSelf, signedIn, blocks, plan, subscription } = useLoaderData<typeof loader>();
   const { pathname, search } = useLocation();
   const base = `/u/${profile.uid}`;
   return (
@@ -106,6 +109,8 @@ export default function ProfileLayout() {
                 サブスクプラン
               </Link>
             </>
+          ) : standing ? (
+            <p className="text-sm font-semibold text-slate-700">{standing}</p>
           ) : signedIn ? (
             <>
               {blocks.byViewer || blocks.ofViewer ? null : (
@@ -119,6 +124,7 @@ export default function ProfileLayout() {
                   {blocks.byViewer ? "ブロックを解除" : "ブロックする"}
                 </button>
               </Form>
+              <ReportLink type="user" id={profile.uid} className="btn-secondary" />
             </>
           ) : (
             <Link to={`/login?${new URLSearchParams({ redirectTo: pathname + search })}`} className="btn-primary">
@@ -126,7 +132,7 @@ export default function ProfileLayout() {
             </Link>
           )}
         </div>
-        {plan && !isSelf && !blocks.ofViewer ? (
+        {plan && !isSelf && !blocks.ofViewer && !profile.suspended ? (
           <div className="mt-4 flex flex-wrap items-center gap-3 rounded-lg bg-amber-50 px-4 py-3">
             <p className="min-w-0 flex-1 text-sm text-amber-950">
               {subscription?.active ? (

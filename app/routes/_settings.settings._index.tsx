@@ -11,6 +11,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { email: user.email, displayName: profile.displayName };
 }
 
+const ACCOUNT_LINKS = [
+  { to: "/settings/password", label: "パスワードの変更", hint: "現在のパスワードを確認して変更します" },
+  { to: "/settings/email", label: "メールアドレスの変更", hint: "新しいアドレスに確認メールを送ります" },
+  { to: "/settings/notifications", label: "通知メール", hint: "メールで受け取る通知を選べます" },
+  { to: "/settings/coin-history", label: "コイン履歴", hint: "購入・利用・受け取りの記録" },
+  { to: "/settings/reports", label: "通報の履歴", hint: "送った通報と対応状況" },
+  { to: "/settings/account", label: "退会", hint: "アカウントを削除します" },
+] as const;
+
 export default function SettingsPage() {
   const { email, displayName } = useLoaderData<typeof loader>();
   return (
@@ -33,11 +42,18 @@ export default function SettingsPage() {
           </dd>
         </div>
       </dl>
-      <p>
-        <Link to="/settings/coin-history" className="text-brand-700 underline">
-          コイン履歴
-        </Link>
-      </p>
+      <nav aria-label="アカウント" className="rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
+        <ul className="divide-y divide-slate-100">
+          {ACCOUNT_LINKS.map(({ to, label, hint }) => (
+            <li key={to}>
+              <Link to={to} className="flex flex-wrap items-center justify-between gap-2 p-4 hover:bg-slate-50">
+                <span className="font-semibold text-brand-700">{label}</span>
+                <span className="text-sm text-slate-600">{hint}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
       <section aria-labelledby="sessions-title" className="space-y-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
         <h2 id="sessions-title" className="font-semibold">
           ログイン中の端末

@@ -3,6 +3,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CoinSlider } from "~/components/coin-slider";
 import { ErrorList, SelectField, TextareaField, TextField } from "~/components/forms";
+import { HiddenBadge } from "~/components/moderation-slots";
 import { requireProfile } from "~/lib/auth.server";
 import { LISTING_DESCRIPTION_MAX, LISTING_MAX_UNITS, LISTING_MINUTES, LISTING_PRICE_MIN, LISTING_TITLE_MAX, LISTINGS_PER_SELLER_MAX } from "~/lib/constants";
 import { formatNumber } from "~/lib/format";
@@ -160,6 +161,7 @@ export default function TicketRegistrationPage() {
                   <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${listing.status === "active" ? "bg-green-100 text-green-800" : "bg-slate-200 text-slate-700"}`}>
                     {statusLabels[listing.status]}
                   </span>
+                  {listing.hidden ? <HiddenBadge /> : null}
                 </div>
                 <p className="text-sm text-slate-600">
                   {listing.game.name}・{formatNumber(listing.pricePerUnit)}コイン / {listing.minutesPerUnit}分・最大{listing.maxUnits}枠

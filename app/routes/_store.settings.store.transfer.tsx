@@ -71,7 +71,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return { result: null, confirm: confirmation(input, idempotencyKey), error: null };
 }
 
-const statusClass = { requested: "bg-amber-100 text-amber-800", paid: "bg-emerald-100 text-emerald-800", rejected: "bg-slate-200 text-slate-700" } as const;
+const statusClass = { requested: "bg-amber-100 text-amber-800", held: "bg-orange-100 text-orange-800", paid: "bg-emerald-100 text-emerald-800", rejected: "bg-slate-200 text-slate-700" } as const;
 
 export default function TransferPage() {
   const { earned, purchased, payouts, idempotencyKey, rules } = useLoaderData<typeof loader>();

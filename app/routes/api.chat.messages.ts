@@ -14,10 +14,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
 }
 
-/** POST /api/chat/messages {roomId, content, messageType, metadata} → data.message. */
+/**
+ * POST /api/chat/messages {roomId, content, messageType, metadata, offPlatformConfirmed?} → data.message. A text that
+ * looks like an off-platform payment is stored and counted with or without `offPlatformConfirmed` (the warning is the
+ * app's, before it calls this).
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireApiUser(context);
-  const input = parseOrThrow(sendMessageSchema, await readJson(request));
+  const { offPlatformConfirmed: _confirmed, ...input } = parseOrThrow(sendMessageSchema, await readJson(request));
   const outcome = await context.chat.send({ senderId: user.id, sessionId: user.sessionId, ...input });
   if ("refusal" in outcome) return chatRefusalResponse(outcome.refusal);
   return apiOk({ data: { message: outcome.message } }, { status: 201 });

@@ -22,10 +22,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     form = await readUploadForm(request, { maxFileBytes: UPLOAD_MAX_BYTES });
   } catch (error) {
     if (!(error instanceof UploadError)) throw error;
-    // The rest of the body is unread: close the connection instead of draining up to the client's whole file.
-    const response = apiError(error.status, codes[error.status], error.message);
-    response.headers.set("Connection", "close");
-    return response;
+    // The rest of the body is read and dropped after this answer, or the connection closed gently (ADR 033).
+    return apiError(error.status, codes[error.status], error.message);
   }
   const type = uploadTypeSchema.safeParse(form.fields.get("type"));
   if (!type.success) return apiError(400, "invalid_input", messages.validation.checkInput, { type: [messages.validation.invalidChoice] });

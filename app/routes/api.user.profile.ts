@@ -13,7 +13,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return apiError(400, "invalid_input", messages.validation.checkInput, parsed.error.flatten().fieldErrors);
   }
   try {
-    const { profile, created } = await saveProfile({ db: context.db, realtime: context.realtime, userId: user.id, input: parsed.data });
+    const { profile, created } = await saveProfile({ db: context.db, realtime: context.realtime, userId: user.id, email: user.email, input: parsed.data });
     return apiOk({ data: { user: { ...profile, email: user.email } } }, { status: created ? 201 : 200 });
   } catch (error) {
     if (error instanceof UnknownGameError) return apiError(400, "unknown_game", messages.validation.unknownGame);

@@ -20,6 +20,10 @@ export const NO_SHOW_GRACE_MS = 15 * 60_000;
  * never stay in escrow for a session that did not happen (ADR 015).
  */
 export const NOT_STARTED_CANCEL_AFTER_MS = 24 * 3600_000;
+/** Both sides of an accepted booking are reminded this long before its start (PRODUCT §3, by mail when away). */
+export const BOOKING_REMINDER_BEFORE_MS = 60 * 60_000;
+/** Bookings the start reminder claims per transaction. */
+export const BOOKING_REMINDER_BATCH = 20;
 /** How far ahead a session may be booked. */
 export const BOOKING_HORIZON_MS = 90 * 24 * 3600_000;
 /** How often every server process runs the sweeper (deadlines); it also runs once at start-up. */

@@ -6,3 +6,20 @@ export const sessionExpired = "セッションの有効期限が切れました�
 export const passwordTooShort = (min: number) => `パスワードは${min}文字以上で入力してください`;
 export const crossOrigin = "このリクエストは受け付けられません";
 export const failed = "処理に失敗しました。時間をおいて再度お試しください。";
+export const linkInvalid = "リンクが無効か、有効期限が切れています。お手数ですが、もう一度お手続きください。";
+export const emailNotConfirmed = "メールアドレスの確認が完了していません。確認メールのリンクを開いてください。";
+export const currentPasswordRequired = "現在のパスワードを入力してください";
+export const currentPasswordWrong = "現在のパスワードが正しくありません";
+export const samePassword = "新しいパスワードは現在のものと別のものにしてください";
+export const sameEmail = "現在と同じメールアドレスです";
+export const mailRateLimited = "メールの送信回数が多すぎます。しばらくしてから再度お試しください。";
+export const passwordChanged = "パスワードを変更しました。ほかの端末はログアウトされました。";
+export const emailChanged = "メールアドレスを変更しました";
+export const emailConfirmed = "メールアドレスを確認しました。ようこそGamerMatchへ！";
+export const recoverySent =
+  "ご入力のアドレスが登録されている場合、パスワード再設定用のメールを送信しました。メールのリンクは1時間有効です。届かない場合は迷惑メールフォルダもご確認ください。";
+export const emailChangeSent = (email: string) =>
+  `${email} に確認メールを送信しました。メールのリンクを開くと変更が完了します（24時間有効）。`;
+export const signupConfirmSent =
+  "確認メールを送信しました。メールのリンクを開いて登録を完了してください（24時間有効）。届かない場合は迷惑メールフォルダもご確認ください。";
+export const passwordsDiffer = "確認用のパスワードが一致しません";

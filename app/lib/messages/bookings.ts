@@ -18,6 +18,7 @@ export const cancelledWhy = {
     `販売者が開始時刻から${NO_SHOW_GRACE_MS / 60_000}分以内に参加しなかったため、${names.buyer}さんがキャンセルしました`,
   accept_deadline: () => `販売者が${hours(ACCEPT_DEADLINE_MS)}時間以内に承認しなかったため、自動でキャンセルされました`,
   not_started: () => `開始希望時刻から${hours(NOT_STARTED_CANCEL_AFTER_MS)}時間が過ぎても開始されなかったため、自動でキャンセルされました`,
+  moderation: () => "運営の判断により、キャンセルされました",
 } as const;
 /** The same, without names: beside a cancelled booking in the lists. */
 export const cancelledLabels = {
@@ -26,10 +27,14 @@ export const cancelledLabels = {
   no_show: "販売者が参加しなかったため購入者がキャンセルしました",
   accept_deadline: `${hours(ACCEPT_DEADLINE_MS)}時間以内に承認されなかったため自動でキャンセルされました`,
   not_started: "開始されなかったため自動でキャンセルされました",
+  moderation: "運営の判断によりキャンセルされました",
 } as const;
 export const cancelledBody = (why: string, price: number) => `${why}。${coinText(price)}は購入者に全額返金されました。`;
 export const cancelledNotice = (title: string, why: string) => `チケット「${title}」がキャンセルされました。${why}。`;
 export const refundCaption = (price: number) => `${coinText(price)}を返金`;
+export const reminderTitle = (title: string) => `「${title}」がまもなく始まります`;
+export const reminderSellerBody = (start: string) => `開始予定 ${start}。時間になったらチケット管理から開始してください。`;
+export const reminderBuyerBody = (start: string) => `開始予定 ${start}。時間になったら「参加しました」を押してください。`;
 export const startedTitle = (title: string) => `「${title}」が開始されました`;
 export const startedBody = (endsAt: string) => `終了予定 ${endsAt}`;
 export const startedToastBody = "販売者がプレイを開始しました。";
