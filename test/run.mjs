@@ -1,10 +1,13 @@
 // `npm test`: typecheck, build, unit and integration tests (vitest), end-to-end tests (Playwright),
 // then one closing line counted from the runners' own JSON reports: `Tests: N passed, M failed`.
-// With TEST_DATABASE_URL set, the integration tests run twice: on PostgreSQL and on PGlite.
+// With TEST_DATABASE_URL set, the integration tests run twice: on PostgreSQL and on PGlite, and the cluster test
+// (two replicas behind HAProxy, on PostgreSQL and Redis) runs after them.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { ensureHaproxy } from "../server/cluster/haproxy.mjs";
 import { ensureChromium, ensureJapaneseFont } from "./support/chromium.mjs";
+import { ensureVideoEncoder } from "./support/ffmpeg.mjs";
 
 const reports = path.resolve(".test-reports");
 fs.rmSync(reports, { recursive: true, force: true });
@@ -65,9 +68,21 @@ if (!run("build", "npm", ["run", "build", "--silent"])) {
   if (process.env.TEST_DATABASE_URL) {
     const { TEST_DATABASE_URL: _, ...pgliteEnv } = process.env;
     vitest("pglite", ["integration"], pgliteEnv);
+    // Two replicas behind HAProxy on PostgreSQL and Redis (test/cluster/): alone, after the others. HAProxy is found
+    // or installed first (as the browser is below), so that its installation does not count against the test's time.
+    const haproxy = ensureHaproxy();
+    if ("error" in haproxy) {
+      failed += 1;
+      notes.push(haproxy.error);
+    } else {
+      vitest("cluster", ["cluster"], process.env);
+    }
   }
 
   ensureJapaneseFont();
+  // Videos of failed flows in the HTML report, when ffmpeg can be had; the flows run without it too.
+  const video = ensureVideoEncoder();
+  if ("error" in video) console.log(`[ffmpeg] ${video.error}`);
   const browser = await ensureChromium();
   if ("error" in browser) {
     failed += 1;
@@ -94,5 +109,7 @@ function playwright(chromiumPath) {
 }
 
 for (const note of notes) console.log(`! ${note}`);
+const htmlReport = path.resolve(process.env.E2E_HTML_REPORT || ".test-reports/e2e-html");
+if (fs.existsSync(htmlReport)) console.log(`HTML report of the end-to-end flows: ${htmlReport}/index.html (npx playwright show-report ${path.relative(process.cwd(), htmlReport)})`);
 console.log(`Tests: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

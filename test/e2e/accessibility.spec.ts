@@ -1,4 +1,4 @@
-import { axeViolations, createUser, E2E_PASSWORD, expect, test, waitForHydration } from "./fixtures";
+import { axeViolations, createUser, E2E_PASSWORD, expect, local, NEEDS, test, waitForHydration } from "./fixtures";
 
 /**
  * The main pages, signed out and signed in, on a phone (360 px) and on a desktop, have no serious or critical
@@ -8,13 +8,18 @@ import { axeViolations, createUser, E2E_PASSWORD, expect, test, waitForHydration
 
 /** Explore with no filter, with a game's filter, and with a search that finds nothing (its "remove this filter" chips). */
 const EXPLORE_PAGES = ["/explore", "/explore?game=apex-legends", "/explore?q=%E8%A6%8B%E3%81%A4%E3%81%8B%E3%82%89%E3%81%AA%E3%81%84%E6%A4%9C%E7%B4%A2%E8%AA%9E"];
-const PUBLIC_PAGES = ["/", "/login", "/signup", "/support", "/terms", "/privacy", "/transaction-act", "/inquiry", "/coins", "/tickets", "/feed", "/events", "/games", "/games/apex-legends", "/community/apex-ranked", "/no-such-page", ...EXPLORE_PAGES];
+const PUBLIC_PAGES = ["/", "/login", "/signup", "/support", "/terms", "/privacy", "/transaction-act", "/inquiry", "/coins", "/tickets", "/feed", "/events", "/games", "/games/apex-legends", "/community/apex-ranked", "/no-such-page", "/forgot-password", "/auth/confirm?token_hash=abc&type=recovery", ...EXPLORE_PAGES];
 const SIGNED_IN_PAGES = [
   "/",
   "/mypage",
   "/mypage/gamer-edit",
   "/settings",
   "/settings/coin-history",
+  "/settings/password",
+  "/settings/email",
+  "/settings/account",
+  "/settings/notifications",
+  "/settings/reports",
   "/notifications",
   "/chat",
   "/coins",
@@ -42,6 +47,7 @@ const SIGNED_IN_PAGES = [
   "/u/{friend}/gallery",
   "/u/{friend}/gallery?photo={postId}",
   "/u/{friend}/subscribe",
+  "/report?type=user&id={friend}",
   "{eventPath}",
   "/chat/{roomId}",
 ];
@@ -157,7 +163,7 @@ for (const { name, viewport } of [
     }
 
     for (const pages of chunks(SIGNED_IN_PAGES, 6)) {
-      test(`signed in, ${pages.join(" ")} have none either`, async ({ page, request }) => {
+      test(`signed in, ${pages.join(" ")} have none either`, local(NEEDS.testPayments, NEEDS.demoData), async ({ page, request }) => {
         test.setTimeout(150_000);
         const { me, roomId, fill } = await signedInScene(request);
         await signIn(page, me.email);

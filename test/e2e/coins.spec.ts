@@ -1,5 +1,5 @@
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
-import { createUser, documentWasReloaded, E2E_PASSWORD, expect, login, markDocument, test, waitForHydration } from "./fixtures";
+import { createUser, documentWasReloaded, E2E_PASSWORD, expect, local, login, markDocument, NEEDS, test, waitForHydration } from "./fixtures";
 
 interface CoinPackage {
   id: number;
@@ -67,7 +67,7 @@ async function expectPaid(page: Page, { coins, balance }: { coins: number; balan
   await expect(page.getByTestId("result-balance")).toHaveText(yen(balance));
 }
 
-test.describe("with JavaScript disabled", () => {
+test.describe("with JavaScript disabled", local(NEEDS.testPayments), () => {
   test.use({ javaScriptEnabled: false });
 
   test("the header's balance leads to /coins, the checkout states the 特商法 items and pays, history lists it", async ({ page, request }) => {
@@ -115,7 +115,7 @@ test.describe("with JavaScript disabled", () => {
   });
 });
 
-test.describe("with JavaScript", () => {
+test.describe("with JavaScript", local(NEEDS.testPayments), () => {
   test("the header's balance opens the modal purchase dialog; a purchase updates another open tab live", async ({ page, context, request }) => {
     const me = await createUser(request, "ダイアログ購入者");
     const expected = await packages(request, me.token);
@@ -196,7 +196,7 @@ test("an unknown package is the fatal 404 of SPEC §8", async ({ page }) => {
   }
 });
 
-test("the checkout needs sign-in and comes back to it afterwards", async ({ page, request }) => {
+test("the checkout needs sign-in and comes back to it afterwards", local(NEEDS.testPayments), async ({ page, request }) => {
   const me = await createUser(request, "ログインして購入");
   await page.goto("/coins/checkout/1");
   await expect(page).toHaveURL("/login?redirectTo=%2Fcoins%2Fcheckout%2F1");
@@ -208,7 +208,7 @@ test("the checkout needs sign-in and comes back to it afterwards", async ({ page
   await expectCheckoutDisclosures(page, { coins: 500, price: 540 });
 });
 
-test.describe("on a phone", () => {
+test.describe("on a phone", local(NEEDS.testPayments), () => {
   test.use({ viewport: { width: 360, height: 640 } });
 
   test("the signed-in header with a six-digit coin balance fits 360 px", async ({ page, request }) => {

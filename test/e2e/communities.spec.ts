@@ -1,8 +1,8 @@
-import { axeViolations, createUser, expect, login, test, waitForHydration } from "./fixtures";
+import { axeViolations, createUser, expect, local, login, NEEDS, test, waitForHydration } from "./fixtures";
 
 /** Game pages and communities (issue 16): join from the page, post into it through the dialog, and the same without JavaScript. */
 
-test("with JavaScript: a user joins a community from its page and posts into it through the dialog", async ({ page, request }) => {
+test("with JavaScript: a user joins a community from its page and posts into it through the dialog", local(NEEDS.demoData), async ({ page, request }) => {
   test.slow();
   const me = await createUser(request, "コミュニティに入る人");
   await login(page, me.email, "/community/valorant-night");
@@ -33,7 +33,7 @@ test("with JavaScript: a user joins a community from its page and posts into it 
   await expect(page.getByTestId("post").filter({ hasText: "今夜フルパ組める人いますか？" })).toBeVisible();
 });
 
-test.describe("with JavaScript disabled", () => {
+test.describe("with JavaScript disabled", local(NEEDS.demoData), () => {
   test.use({ javaScriptEnabled: false });
 
   test("a user finds a community through the game pages, joins it and posts with the plain form", async ({ page, request }) => {

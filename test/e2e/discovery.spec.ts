@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { createUser, E2E_PASSWORD, expect, test, waitForHydration } from "./fixtures";
+import { createUser, E2E_PASSWORD, expect, local, NEEDS, test, waitForHydration } from "./fixtures";
 
 /**
  * A visitor's way from the home page to a booking (issue 16): home → explore → a game filter → the seller's profile
@@ -70,7 +70,7 @@ async function visitorBooks(page: Page, request: APIRequestContext, { javaScript
   await expect(page.getByRole("article", { name: title, exact: true })).toContainText("承認待ち");
 }
 
-test.describe("with JavaScript", () => {
+test.describe("with JavaScript", local(NEEDS.testPayments, NEEDS.demoData), () => {
   test("a visitor finds a seller through explore, opens the ticket, signs in and books it", async ({ page, request }) => {
     test.slow();
     await visitorBooks(page, request, { javaScript: true });
@@ -78,7 +78,7 @@ test.describe("with JavaScript", () => {
   });
 });
 
-test.describe("without JavaScript", () => {
+test.describe("without JavaScript", local(NEEDS.testPayments, NEEDS.demoData), () => {
   test.use({ javaScriptEnabled: false });
 
   test("the same way with plain links and GET forms", async ({ page, request }) => {

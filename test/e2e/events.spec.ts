@@ -1,4 +1,4 @@
-import { createUser, expect, login, test, waitForHydration } from "./fixtures";
+import { createUser, expect, local, login, NEEDS, test, waitForHydration } from "./fixtures";
 import type { Page } from "@playwright/test";
 
 /**
@@ -22,7 +22,7 @@ async function joinAndLeave(page: Page, displayName: string) {
   await expect(page.getByRole("button", { name: "参加する" })).toBeVisible();
 }
 
-test("with JavaScript: the header's イベント link, the game filter, joining and leaving", async ({ page, request }) => {
+test("with JavaScript: the header's イベント link, the game filter, joining and leaving", local(NEEDS.demoData), async ({ page, request }) => {
   test.slow();
   const me = await createUser(request, "イベントに参加する人");
   await login(page, me.email, "/mypage");
@@ -38,7 +38,7 @@ test("with JavaScript: the header's イベント link, the game filter, joining 
   await joinAndLeave(page, me.displayName);
 });
 
-test.describe("with JavaScript disabled", () => {
+test.describe("with JavaScript disabled", local(NEEDS.demoData), () => {
   test.use({ javaScriptEnabled: false });
 
   test("a visitor is sent to log in and back; the filter is a plain GET; join and leave are plain POSTs", async ({ page, request }) => {

@@ -3,6 +3,7 @@
 import { expect } from "@playwright/test";
 import { FIRST_LOAD_BUDGET_KB, kb, largest, loadPage, signInContext, sizesOf } from "../support/first-load.mjs";
 import { fillPath, SPEC_PAGES, test } from "./scenes";
+import { local, NEEDS } from "./target";
 
 /**
  * The first-load JavaScript budget (issue 23): on every page, a first visit fetches at most FIRST_LOAD_BUDGET_KB of
@@ -14,7 +15,7 @@ for (const { path: pattern, signedIn, signedOut } of SPEC_PAGES) {
     const label = state === "signedIn" ? "signed in" : "signed out";
     const budgetKb = FIRST_LOAD_BUDGET_KB[state];
 
-    test(`${pattern} ${label} fetches at most ${budgetKb} KB of gzip'd JavaScript`, async ({ context, baseURL, scene }) => {
+    test(`${pattern} ${label} fetches at most ${budgetKb} KB of gzip'd JavaScript`, local(NEEDS.testPayments, NEEDS.demoData), async ({ context, baseURL, scene }) => {
       const path = fillPath(pattern, scene.ids);
       if (state === "signedIn") await signInContext(context, baseURL, scene.member);
       // The sizes do not change with waiting: a short quiet spell after hydration still catches what hydration starts

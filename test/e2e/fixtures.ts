@@ -1,5 +1,6 @@
 import { AxeBuilder } from "@axe-core/playwright";
-import { test as base, expect, type Page } from "@playwright/test";
+import { errors, expect, type Page } from "@playwright/test";
+import { test as base } from "./target";
 
 /** The impacts that fail a test; moderate and minor findings are left to review. */
 const BLOCKING_IMPACTS = new Set(["serious", "critical"]);
@@ -53,7 +54,7 @@ async function checkPage(page: Page, { javaScriptEnabled = true }: { javaScriptE
     // Without its scripts and their preloads: nothing in the copy runs, as nothing in the original did.
     const html = `<!DOCTYPE html>${copied.html}`.replace(/<script\b[\s\S]*?<\/script>/gi, "").replace(/<link rel="modulepreload"[^>]*>/gi, "");
     // Explicitly on: Playwright Test gives new contexts the test's options, javaScriptEnabled: false included.
-    scratch = await browser.newContext({ viewport: page.viewportSize(), locale: "ja-JP", javaScriptEnabled: true });
+    scratch = await browser.newContext({ viewport: page.viewportSize(), locale: "ja-JP", javaScriptEnabled: true, reducedMotion: "reduce" });
     target = await scratch.newPage();
     // Served at the original's own address, so the copy is of the app's origin: its stylesheet and icon sprite load as
     // the original's did (the app's Cross-Origin-Resource-Policy refuses them to any other origin, about:blank's too).
@@ -66,6 +67,14 @@ async function checkPage(page: Page, { javaScriptEnabled = true }: { javaScriptE
     await target.waitForFunction(() => [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].every((link) => link.sheet !== null), undefined, {
       timeout: 15_000,
     });
+    // A region marked aria-busy is being replaced (explore's results dimmed while a search loads, a form's button
+    // while it submits): what is checked is the page once it has settled, not the moment in between. A region still
+    // busy after 15 s is checked as it is, and a finding there is real.
+    await target
+      .waitForFunction(() => document.querySelector('[aria-busy="true"]') === null, undefined, { timeout: 15_000 })
+      .catch((error: unknown) => {
+        if (!(error instanceof errors.TimeoutError)) throw error;
+      });
     let results: Awaited<ReturnType<AxeBuilder["analyze"]>>;
     for (let attempt = 1; ; attempt++) {
       await settleFades(target);
@@ -169,6 +178,8 @@ export const test = base.extend<{ allowedConsoleError: RegExp | null }>({
 });
 
 export { expect };
+/** The @local tag and its reasons (./target): `test("…", local(NEEDS.testPayments), …)`. */
+export { local, NEEDS, REMOTE_BASE_URL } from "./target";
 
 /** Sets a marker on `window` that survives client-side navigation but not a full page load. */
 export async function markDocument(page: import("@playwright/test").Page) {

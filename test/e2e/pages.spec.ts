@@ -1,8 +1,8 @@
-import { createUser, expect, login, test, waitForHydration } from "./fixtures";
+import { createUser, expect, local, login, NEEDS, test, waitForHydration } from "./fixtures";
 
 const TITLE = / - GamerMatch - ゲーマーマッチングプラットフォーム$/;
 
-test("home introduces the product, leads to every section and lists the popular games with their pages", async ({ page }) => {
+test("home introduces the product, leads to every section and lists the popular games with their pages", local(NEEDS.demoData), async ({ page }) => {
   await page.goto("/");
   await waitForHydration(page);
   await expect(page).toHaveTitle("ホーム - GamerMatch - ゲーマーマッチングプラットフォーム");

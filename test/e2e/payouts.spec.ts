@@ -1,5 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
-import { createUser, expect, login, test, waitForHydration } from "./fixtures";
+import { createUser, expect, local, login, NEEDS, test, waitForHydration } from "./fixtures";
 
 type User = Awaited<ReturnType<typeof createUser>>;
 const auth = (user: User, key?: string) => ({ Authorization: `Bearer ${user.token}`, ...(key ? { "Idempotency-Key": key } : {}) });
@@ -22,7 +22,7 @@ async function sellerWithEarnings(request: APIRequestContext) {
   return seller;
 }
 
-test.describe("with JavaScript disabled", () => {
+test.describe("with JavaScript disabled", local(NEEDS.testPayments, NEEDS.demoData), () => {
   test.use({ javaScriptEnabled: false });
 
   test("a seller requests a payout through the form and its confirmation, and sees it in the history, masked", async ({ page, request }) => {
@@ -64,7 +64,7 @@ test.describe("with JavaScript disabled", () => {
   });
 });
 
-test("with JavaScript: the form checks fields as they are left, goes back from the confirmation with what was entered, and requests once", async ({ page, request }) => {
+test("with JavaScript: the form checks fields as they are left, goes back from the confirmation with what was entered, and requests once", local(NEEDS.testPayments, NEEDS.demoData), async ({ page, request }) => {
   test.slow();
   const seller = await sellerWithEarnings(request);
   await login(page, seller.email, "/mypage");

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import { signInContext } from "../support/first-load.mjs";
-import { createUser, E2E_PASSWORD } from "./fixtures";
+import { createUser, E2E_PASSWORD, local, NEEDS } from "./fixtures";
 import { fillPath, makeScene, SPEC_PAGES, test } from "./scenes";
 
 /**
@@ -69,7 +69,7 @@ for (const javaScript of [true, false]) {
       const pages = SPEC_PAGES.filter((entry) => (member ? entry.signedIn : entry.signedOut)).map((entry) => entry.path);
       const destinations = member ? MEMBER_BAR : VISITOR_BAR;
       for (const group of chunks(pages, 12)) {
-        test(`${member ? "signed in" : "signed out"}, the bar reaches ${destinations.map((d) => d.label).join(", ")} from ${group.join(" ")}`, async ({ page, context, baseURL, scene }) => {
+        test(`${member ? "signed in" : "signed out"}, the bar reaches ${destinations.map((d) => d.label).join(", ")} from ${group.join(" ")}`, local(NEEDS.testPayments, NEEDS.demoData), async ({ page, context, baseURL, scene }) => {
           test.setTimeout(90_000);
           if (member) await signInContext(context, baseURL, scene.member);
           for (const [index, pattern] of group.entries()) {
@@ -97,7 +97,7 @@ for (const javaScript of [true, false]) {
         });
       }
 
-      test(`${member ? "signed in" : "signed out"}, every entry of the header's menu is reached in two taps`, async ({ page, context, baseURL, scene }) => {
+      test(`${member ? "signed in" : "signed out"}, every entry of the header's menu is reached in two taps`, local(NEEDS.testPayments, NEEDS.demoData), async ({ page, context, baseURL, scene }) => {
         if (member) await signInContext(context, baseURL, scene.member);
         const from = `/chat/${scene.ids.roomId}`;
         for (const entry of member ? MEMBER_MENU : VISITOR_MENU) {
@@ -150,7 +150,7 @@ test.describe("with JavaScript", () => {
     await expect(menu(page)).toBeHidden();
   });
 
-  test("in a chat room the screen is the conversation: the bar steps aside while typing, the composer stays above the keyboard", async ({ page, context, baseURL, scene }) => {
+  test("in a chat room the screen is the conversation: the bar steps aside while typing, the composer stays above the keyboard", local(NEEDS.testPayments, NEEDS.demoData), async ({ page, context, baseURL, scene }) => {
     await signInContext(context, baseURL, scene.member);
     await open(page, `/chat/${scene.ids.roomId}`, true);
     const composer = page.locator("form[data-composer]");
@@ -185,7 +185,7 @@ test.describe("with JavaScript", () => {
     await expect(bar(page)).toBeVisible();
   });
 
-  test("every page's primary action (book, buy, send, post, review) is at least 44 px tall", async ({ page, context, baseURL, scene, request }) => {
+  test("every page's primary action (book, buy, send, post, review) is at least 44 px tall", local(NEEDS.testPayments, NEEDS.demoData), async ({ page, context, baseURL, scene, request }) => {
     const review = await completedBooking(request);
     await signInContext(context, baseURL, { email: review.buyer.email, password: E2E_PASSWORD });
     const expectThumbSized = async (name: RegExp) => {
@@ -210,7 +210,7 @@ test.describe("with JavaScript", () => {
     }
   });
 
-  test("the coin, post and review dialogs fit the screen, their actions in reach", async ({ page, context, baseURL, request }) => {
+  test("the coin, post and review dialogs fit the screen, their actions in reach", local(NEEDS.testPayments, NEEDS.demoData), async ({ page, context, baseURL, request }) => {
     const review = await completedBooking(request);
     await signInContext(context, baseURL, { email: review.buyer.email, password: E2E_PASSWORD });
     const dialogs: [string, (page: Page) => Promise<void>, string, Parameters<Page["getByRole"]>][] = [
@@ -237,7 +237,7 @@ test.describe("with JavaScript", () => {
     }
   });
 
-  test("the README's phone screenshots: home and a chat room, signed in", async ({ browser, request, baseURL }) => {
+  test("the README's phone screenshots: home and a chat room, signed in", local(NEEDS.testPayments, NEEDS.demoData), async ({ browser, request, baseURL }) => {
     // Its own scene, with names and words a person would see.
     const scene = await makeScene(request, {
       seller: "そら",

@@ -1,5 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
-import { axeViolations, createUser, expect, login, test, waitForHydration } from "./fixtures";
+import { axeViolations, createUser, expect, local, login, NEEDS, test, waitForHydration } from "./fixtures";
 
 type User = Awaited<ReturnType<typeof createUser>>;
 const auth = (user: User, key?: string) => ({ Authorization: `Bearer ${user.token}`, ...(key ? { "Idempotency-Key": key } : {}) });
@@ -22,7 +22,7 @@ async function completedBooking(request: APIRequestContext, title: string) {
   return { seller, buyer, listingId, bookingId };
 }
 
-test("the buyer reviews with a tip in the dialog; it closes itself after 3 seconds, and the seller's balance and rating change", async ({ browser, request }) => {
+test("the buyer reviews with a tip in the dialog; it closes itself after 3 seconds, and the seller's balance and rating change", local(NEEDS.testPayments, NEEDS.demoData), async ({ browser, request }) => {
   test.slow();
   const title = "レビューのテスト用チケット";
   const { seller, buyer, listingId } = await completedBooking(request, title);
@@ -71,7 +71,7 @@ test("the buyer reviews with a tip in the dialog; it closes itself after 3 secon
   await expect(sellerPage.getByRole("list", { name: "レビュー一覧" })).toContainText("チップ 300コイン");
 });
 
-test.describe("with JavaScript disabled", () => {
+test.describe("with JavaScript disabled", local(NEEDS.testPayments, NEEDS.demoData), () => {
   test.use({ javaScriptEnabled: false });
 
   test("the seller reviews the buyer on the review page: stars as radio buttons, the server's errors, a flash toast", async ({ page, request }) => {

@@ -1,8 +1,9 @@
 // A member's world for the specs that visit every page of SPEC §2 without the axe fixture (first-load.spec.ts,
 // phone-nav.spec.ts): made once per worker through the API, like a person would have it.
-import { test as base, expect, type APIRequestContext } from "@playwright/test";
+import { expect, type APIRequestContext } from "@playwright/test";
 import { findPublicIds, firstLoadPages, type DemoIds } from "../support/first-load.mjs";
 import { createUser, E2E_PASSWORD } from "./fixtures";
+import { test as base } from "./target";
 
 /** SPEC §2's pages (test/support/first-load.mjs) with each id as its `{name}`, so tests are named before the ids exist. */
 export const SPEC_PAGES = firstLoadPages({
@@ -60,7 +61,7 @@ export async function makeScene(
   return { ids: { ...(await findPublicIds(request)), uid: seller.id, ticketId, roomId }, member: { email: member.email, password: E2E_PASSWORD } };
 }
 
-/** Playwright's `test` (no axe fixture) with a worker's {@link makeScene}: what is measured does not depend on who looks. */
+/** Playwright's `test` (no axe fixture; with ./target's @local rule) and a worker's {@link makeScene}: what is measured does not depend on who looks. */
 export const test = base.extend<object, { scene: Scene }>({
   scene: [
     async ({ playwright }, use, workerInfo) => {

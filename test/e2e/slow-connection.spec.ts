@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { createUser, expect, login, test } from "./fixtures";
+import { createUser, expect, local, login, NEEDS, test } from "./fixtures";
 
 /**
  * On a slow connection (issue 23) a person fills in a form and sends it before the page's JavaScript has arrived: the
@@ -64,7 +64,7 @@ async function sellerWithTicket(request: APIRequestContext) {
   return { keyword, title, listingId: (await listing.json()).data.listing.id as string };
 }
 
-test("a visitor searches explore before its JavaScript arrives and gets that keyword's results", async ({ page, request }) => {
+test("a visitor searches explore before its JavaScript arrives and gets that keyword's results", local(NEEDS.demoData), async ({ page, request }) => {
   test.slow();
   const { keyword, title } = await sellerWithTicket(request);
   await throttle(page);
@@ -85,7 +85,7 @@ test("a visitor searches explore before its JavaScript arrives and gets that key
   await expect(results.getByRole("link", { name: title, exact: true })).toBeVisible();
 });
 
-test("a member books from a ticket's page before its JavaScript arrives and reaches the confirmation", async ({ page, request }) => {
+test("a member books from a ticket's page before its JavaScript arrives and reaches the confirmation", local(NEEDS.testPayments, NEEDS.demoData), async ({ page, request }) => {
   test.slow();
   const { title, listingId } = await sellerWithTicket(request);
   const buyer = await createUser(request, "回線の遅い日の購入者");

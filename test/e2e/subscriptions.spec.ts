@@ -1,8 +1,8 @@
-import { createUser, expect, login, test, waitForHydration } from "./fixtures";
+import { createUser, expect, local, login, NEEDS, test, waitForHydration } from "./fixtures";
 
 /** Subscribing from a profile opens a subscriber-only post (issue 15). */
 
-test("a fan sees a locked post, subscribes from the profile after a confirmation, and the post opens", async ({ page, request }) => {
+test("a fan sees a locked post, subscribes from the profile after a confirmation, and the post opens", local(NEEDS.testPayments), async ({ page, request }) => {
   test.slow();
   const creator = await createUser(request, "限定投稿のクリエイター");
   const fan = await createUser(request, "サブスクするファン");

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { createUser, expect, login, test, waitForHydration } from "./fixtures";
+import { createUser, expect, local, login, NEEDS, test, waitForHydration } from "./fixtures";
 
 /** A `datetime-local` value in Japan time, `minutes` from now. */
 function tokyoLocal(minutesFromNow: number) {
@@ -59,7 +59,7 @@ async function bookTicket(page: Page, path: string, { price }: { price: number }
 
 const card = (page: Page, title: string) => page.getByRole("article", { name: title });
 
-test("a seller registers a ticket, a buyer books it, the seller accepts and starts, the buyer hears it live and completes", async ({ browser, request }) => {
+test("a seller registers a ticket, a buyer books it, the seller accepts and starts, the buyer hears it live and completes", local(NEEDS.testPayments, NEEDS.demoData), async ({ browser, request }) => {
   test.slow();
   const seller = await createUser(request, "販売するミナト");
   const buyer = await createUser(request, "購入するソラ");
@@ -124,7 +124,7 @@ test("a seller registers a ticket, a buyer books it, the seller accepts and star
   await buyerContext.close();
 });
 
-test.describe("with JavaScript disabled", () => {
+test.describe("with JavaScript disabled", local(NEEDS.testPayments, NEEDS.demoData), () => {
   test.use({ javaScriptEnabled: false });
 
   test("registration, booking, acceptance and cancellation all work as plain forms, and the coins come back", async ({ browser, request }) => {

@@ -36,6 +36,7 @@ function recorder() {
   const realtime: Realtime = {
     toUsers: (userIds, event, payload) => void emitted.push({ userIds: [...userIds], event, payload }),
     joinRoom: (userIds, roomId) => void joined.push({ userIds: [...userIds], roomId }),
+    disconnectUser: async () => {},
   };
   return { realtime, emitted, joined };
 }

@@ -96,8 +96,8 @@ describe("chat:send over the socket", () => {
     const roomId = await directRoom(alice, bob);
     expect((await socketSend(aliceSocket, roomId, "ログアウト前")).status).toBe(201);
 
-    // Signing out everywhere revokes the session the socket was opened with; the socket itself stays connected.
-    const signOut = await server.app.request("/auth/v1/logout?scope=global", { method: "POST", headers: { Authorization: `Bearer ${alice.token}` } });
+    // Signing out of this session revokes the one the socket was opened with; the socket itself stays connected.
+    const signOut = await server.app.request("/auth/v1/logout?scope=local", { method: "POST", headers: { Authorization: `Bearer ${alice.token}` } });
     expect(signOut.status).toBe(204);
     expect(aliceSocket.connected).toBe(true);
     const ack = await socketSend(aliceSocket, roomId, "ログアウト後");
@@ -105,6 +105,14 @@ describe("chat:send over the socket", () => {
     expect(await stored("ログアウト後")).toEqual([]);
     // The API refuses the token too.
     expect((await alice.api("/api/chat/messages", { json: { roomId, content: "APIから" } })).status).toBe(401);
+  });
+
+  it("signing out everywhere closes the account's sockets on the spot", async () => {
+    const alice = await createMember(server.app);
+    const aliceSocket = await socketOf(alice);
+    const signOut = await server.app.request("/auth/v1/logout?scope=global", { method: "POST", headers: { Authorization: `Bearer ${alice.token}` } });
+    expect(signOut.status).toBe(204);
+    await expect.poll(() => aliceSocket.connected, { timeout: 1_000 }).toBe(false);
   });
 });
 
@@ -115,6 +123,7 @@ describe("group commit", () => {
     const realtime: Realtime = {
       toUsers: (userIds, _event, payload) => void sent.push({ userIds, payload: payload as { id: number } }),
       joinRoom: () => {},
+      disconnectUser: async () => {},
     };
     return { realtime, sent };
   }

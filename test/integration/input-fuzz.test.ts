@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBrowserMember, createMember, PASSWORD, signUp, uniqueEmail } from "../support/auth";
 import { startTestServer, type TestServer } from "../support/server";
 import { creditPurchase } from "../../app/models/coins.server";
+import { MAIL_KINDS } from "../../app/lib/constants/mail";
+import { unsubscribeUrl } from "../../app/lib/unsubscribe.server";
 
 /**
  * Every way in that takes input (each /api route and method, each route module with an action, each /auth/v1
@@ -265,6 +267,19 @@ function purchaseFields() {
     note: text("よろしくお願いします"),
   };
 }
+/** A report of something the fuzzed member may see (the other member, their post or listing), or not. */
+const reportFields = (ctx: Context) => ({
+  targetType: fc.constantFrom("user", "post", "chat_message", "listing", "review", "comment"),
+  targetId: fc.constantFrom(ctx.otherId, ctx.postId, ctx.listingId, ctx.memberId, "1", "0", "-1", "abc"),
+  reason: fc.constantFrom("spam", "harassment", "inappropriate", "off_platform_payment", "impersonation", "other", "bad"),
+  note: text("外部の振込に誘われました"),
+});
+/** An unsubscribe link's query: signed right for one of the member's kinds, or with nasty parts. */
+const unsubscribeQuery = (ctx: Context) =>
+  fc.oneof(
+    fc.constantFrom(...MAIL_KINDS).map((kind) => new URL(unsubscribeUrl({ siteUrl: ctx.app.url, secret: ctx.app.config.SESSION_SECRET, userId: ctx.memberId, kind })).search),
+    queryString({ u: fc.constantFrom(ctx.memberId, ctx.otherId), k: fc.constantFrom(...MAIL_KINDS, "newsletter"), s: nastyString }),
+  );
 /** A multipart form with text fields and a file (named `fileField`) that may be an image, not one, or half of one. */
 const TINY_PNG = await sharp({ create: { width: 2, height: 2, channels: 3, background: "#3a6" } }).png().toBuffer();
 function fileForm(fileField: string, fields: Record<string, fc.Arbitrary<string>>) {
@@ -531,6 +546,42 @@ const rows: Row[] = [
     as: "cookie",
     request: () => post("/signup", formBody({ email: fc.constant(null).map(() => uniqueEmail("fuzz")), password: fc.constantFrom(PASSWORD, "short"), redirectTo: text("/chat") })),
   },
+  // An account's life beyond sign-in (issue 26). The fuzz member's own password is never the one sent as current.
+  {
+    route: "routes/_default.forgot-password",
+    method: "POST",
+    as: "cookie",
+    request: (ctx) => post("/forgot-password", formBody({ email: fc.constantFrom(ctx.email, uniqueEmail("nobody"), "not-an-address") })),
+    examples: () => [formExample("/forgot-password", { email: `${NUL}${uniqueEmail("nul")}` })],
+  },
+  { route: "routes/_default.auth.confirm", method: "GET", as: "cookie", request: () => get("/auth/confirm", queryString({ token_hash: text("0123456789abcdef"), type: fc.constantFrom("recovery", "signup", "email_change", "magiclink") })) },
+  {
+    route: "routes/_default.auth.confirm",
+    method: "POST",
+    as: "cookie",
+    request: () => post("/auth/confirm", formBody({ token_hash: text("0123456789abcdef"), type: fc.constantFrom("recovery", "signup", "email_change", "invite") })),
+    examples: () => [formExample("/auth/confirm", { token_hash: `a${NUL}b`, type: "recovery" })],
+  },
+  {
+    route: "routes/_default.reset-password",
+    method: "POST",
+    as: "cookie",
+    request: () => post("/reset-password", formBody({ password: fc.constantFrom("short", "x".repeat(80)), confirmPassword: text("short") })),
+  },
+  {
+    route: "routes/_settings.settings.password",
+    method: "POST",
+    as: "cookie",
+    refusalWrites: ["rate_limit_events"],
+    request: () => post("/settings/password", formBody({ currentPassword: fc.constantFrom("wrong-password", ""), password: text("a-new-password-1"), confirmPassword: text("a-new-password-1") })),
+  },
+  {
+    route: "routes/_settings.settings.email",
+    method: "POST",
+    as: "cookie",
+    request: () => post("/settings/email", formBody({ email: fc.oneof(fc.constant(null).map(() => uniqueEmail("moved")), text("a@example.jp")) })),
+    examples: () => [formExample("/settings/email", { email: `moved${NUL}@example.jp` })],
+  },
   {
     route: "routes/_profile.mypage.gamer-edit",
     method: "POST",
@@ -636,6 +687,47 @@ const rows: Row[] = [
   },
   { route: "routes/_settings.settings.ticket-management_.$id.review", method: "GET", as: "cookie", request: (ctx) => segment(ctx.completedBookingId).chain((id) => get(`/settings/ticket-management/${id}/review`)) },
   { route: "routes/_settings.settings._index", method: "POST", as: "cookie", request: () => post("/settings", formBody({ scope: fc.constant("global") })) },
+  // Leaving (退会, issue 26): only wrong passwords, so the member stays; a wrong one is a counted sign-in failure.
+  {
+    route: "routes/_settings.settings.account",
+    method: "POST",
+    as: "cookie",
+    refusalWrites: ["rate_limit_events"],
+    request: () => post("/settings/account", formBody({ password: fc.constantFrom("wrong-password", ""), confirm: fc.constantFrom("on", "off", "") })),
+  },
+  { route: "routes/_settings.settings.account", method: "GET", as: "cookie", request: () => get("/settings/account", queryString({ x: nastyString })) },
+  // Notification mails (issue 26): the settings form's boxes, and the signed unsubscribe link (a right one for each kind,
+  // or a nasty signature) opened and POSTed as RFC 8058's one-click, signed in or not.
+  { route: "routes/_settings.settings.notifications", method: "POST", as: "cookie", request: () => post("/settings/notifications", formBody({ kinds: fc.constantFrom(...MAIL_KINDS, "newsletter") })) },
+  {
+    route: "routes/_default.unsubscribe",
+    method: "POST",
+    as: "cookie",
+    request: (ctx) => fc.tuple(unsubscribeQuery(ctx), formBody({ "List-Unsubscribe": fc.constant("One-Click") })).chain(([search, form]) => post(`/unsubscribe${search}`, fc.constant(form))),
+  },
+  { route: "routes/_default.unsubscribe", method: "GET", as: "cookie", request: (ctx) => unsubscribeQuery(ctx).map((search) => ({ method: "GET", path: `/unsubscribe${search}` })) },
+  // Reports (通報, issue 27): each target type with a right id, another's, a malformed or huge one; each reason and
+  // not; the API, the /report page's form (with and without redirectTo, as the dialog posts it) and its query.
+  { route: "routes/api.reports", method: "GET", as: "bearer", request: () => get("/api/reports", queryString({ x: nastyString })) },
+  {
+    route: "routes/api.reports",
+    method: "POST",
+    as: "bearer",
+    request: (ctx) => post("/api/reports", jsonBody(reportFields(ctx))),
+    examples: (ctx) => [
+      jsonExample("/api/reports", { targetType: "user", targetId: ctx.otherId, reason: "spam", note: `悪${NUL}質` }),
+      jsonExample("/api/reports", { targetType: "chat_message", targetId: "9223372036854775808", reason: "spam" }),
+      jsonExample("/api/reports", { targetType: "post", targetId: `${ctx.postId}${NUL}`, reason: "other" }),
+    ],
+  },
+  { route: "routes/_default.report", method: "POST", as: "cookie", request: (ctx) => post("/report", formBody({ ...stringFields(reportFields(ctx)), redirectTo: text("/feed") })) },
+  {
+    route: "routes/_default.report",
+    method: "GET",
+    as: "cookie",
+    request: (ctx) => get("/report", queryString({ type: fc.constantFrom("user", "post", "listing", "review", "chat_message", "comment"), id: fc.constantFrom(ctx.otherId, ctx.postId, ctx.listingId, "1", "abc"), redirectTo: text("/feed") })),
+  },
+  { route: "routes/_settings.settings.reports", method: "GET", as: "cookie", request: () => get("/settings/reports", queryString({ x: nastyString })) },
   // The page's image counts towards the upload limit inside the post's transaction: a refusal writes nothing at all.
   { route: "routes/_default.posts.new", method: "POST", as: "cookie", request: () => post("/posts/new", fileForm("image", { content: text("フォームから\r\n投稿"), isPublic: fc.constantFrom("true", "false"), redirectTo: text("/feed") })) },
   // Both forms answer with a redirect back and a toast (a refusal's reason in an error toast).
@@ -737,6 +829,29 @@ const rows: Row[] = [
   },
   { route: "auth:GET /user", method: "GET", as: "bearer", request: () => get("/auth/v1/user", queryString({ x: nastyString })) },
   {
+    route: "auth:PUT /user",
+    method: "PUT",
+    as: "bearer",
+    refusalWrites: ["rate_limit_events"],
+    request: () =>
+      post("/auth/v1/user", jsonBody({ password: fc.constantFrom("a-new-password-1", "short"), current_password: fc.constantFrom("wrong-password", ""), email: fc.constantFrom("a@example.jp", "not-an-address") }), "PUT"),
+    examples: () => [{ method: "PUT", path: "/auth/v1/user", body: JSON.stringify({ email: `x${NUL}@example.jp` }), headers: { "Content-Type": "application/json" } }],
+  },
+  {
+    route: "auth:POST /recover",
+    method: "POST",
+    as: "bearer",
+    request: (ctx) => post("/auth/v1/recover", jsonBody({ email: fc.constantFrom(ctx.email, uniqueEmail("nobody"), "not-an-address") })),
+    examples: () => [jsonExample("/auth/v1/recover", { email: `${NUL}${uniqueEmail("nul")}` }), jsonExample("/auth/v1/recover", null)],
+  },
+  {
+    route: "auth:POST /verify",
+    method: "POST",
+    as: "bearer",
+    request: () => post("/auth/v1/verify", jsonBody({ type: fc.constantFrom("recovery", "signup", "email", "email_change", "magiclink"), token_hash: text("0123456789abcdef") })),
+    examples: () => [jsonExample("/auth/v1/verify", { type: "recovery", token_hash: `a${NUL}` }), jsonExample("/auth/v1/verify", [])],
+  },
+  {
     route: "auth:POST /logout",
     method: "POST",
     as: "bearer",
@@ -785,7 +900,14 @@ async function tableChecksums(app: TestServer) {
     select table_name as name from information_schema.tables
     where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not like 'kysely_%'
     order by table_name`.execute(app.database.db);
-  const columns = tables.map(({ name }) => `(select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from "${name}" t) as "${name}"`);
+  // A mail's row changes by itself once sent (server/mail/service.ts): what a request wrote is the mail, not its delivery.
+  // Chat digests are written by the sweeper on its own schedule (ADR 029), never by a request.
+  const rowText: Record<string, string> = {
+    mail_outbox: "(case when t.kind = 'chat_digest' then null else (t.id, t.kind, t.to_address, t.user_id, t.topic, t.created_at)::text end)",
+  };
+  const columns = tables.map(
+    ({ name }) => `(select md5(coalesce(string_agg(${rowText[name] ?? "t::text"}, '|' order by ${rowText[name] ?? "t::text"}), '')) from "${name}" t) as "${name}"`,
+  );
   const query = sql.raw<Record<string, string>>(`select ${columns.join(", ")}`);
   return async () => (await query.execute(app.database.db)).rows[0]!;
 }

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMember } from "../support/auth";
+import { freshGet } from "../support/fresh-request";
 import { startTestServer } from "../support/server";
 import { connectSocket } from "../support/sockets";
 
@@ -66,7 +67,7 @@ describe("the built server as a process", () => {
 
     server.child.kill("SIGTERM");
     expect(await server.exited, server.output()).toBe(0);
-    expect(server.output()).toContain("[server] closed");
+    expect(server.output()).toContain('"msg":"server: closed"');
 
     // The PGlite files were closed cleanly: a second start finds the data and does not seed again.
     const again = startBuilt({ NODE_ENV: "production", PORT: "0", DATA_DIR: dataDir });
@@ -78,7 +79,7 @@ describe("the built server as a process", () => {
 });
 
 describe("graceful shutdown", () => {
-  it("finishes a request already under way, disconnects sockets, refuses new connections, closes the database", async () => {
+  it("finishes a request already under way, refuses new ones and /readyz meanwhile, then disconnects sockets and closes the database", async () => {
     const app = await startTestServer();
     const { port } = new URL(app.url);
 
@@ -97,13 +98,17 @@ describe("graceful shutdown", () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
 
     const closed = app.close();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(app.server.httpServer.listening).toBe(false);
-    await expect(fetch(app.url)).rejects.toThrow();
+    expect(app.server.draining()).toBe(true);
+    // Still listening while the request finishes, but only to say it is going away (PRODUCT §11).
+    expect((await freshGet(`${app.url}/readyz`)).status).toBe(503);
+    expect((await freshGet(`${app.url}/`)).status).toBe(503);
+    expect(app.server.httpServer.listening).toBe(true);
     raw.end(body);
 
     await closed;
     await replied;
+    expect(app.server.httpServer.listening).toBe(false);
+    await expect(fetch(app.url)).rejects.toThrow();
     // The honeypot fields are missing, so the form is refused, but it was answered, not cut off.
     expect(reply).toMatch(/^HTTP\/1.1 400/);
     // Closed at the transport, not kicked: clients reconnect on their own, to another replica or this one restarted.

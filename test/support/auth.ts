@@ -26,7 +26,7 @@ export async function signUp(app: TestServer, email = uniqueEmail()) {
 
 /** A signed-up user with a profile, and a fetch that carries its bearer token. */
 export async function createMember(app: TestServer, displayName = "メンバー") {
-  const { session } = await signUp(app);
+  const { session, email } = await signUp(app);
   const token = session.access_token;
   const api = (pathname: string, init: RequestInit & { json?: unknown } = {}) => {
     const { json, ...rest } = init;
@@ -38,19 +38,18 @@ export async function createMember(app: TestServer, displayName = "メンバー"
   };
   const profile = await api("/api/user/profile", { json: { displayName } });
   if (!profile.ok) throw new Error(`profile setup failed: ${profile.status}`);
-  return { id: session.user.id, token, api, displayName };
+  return { id: session.user.id, email, token, refreshToken: session.refresh_token, api, displayName };
 }
 export type Member = Awaited<ReturnType<typeof createMember>>;
 
 /** A member who also has a cookie session from the login form, as a browser without JavaScript would. */
 export async function createBrowserMember(app: TestServer, displayName?: string) {
   const member = await createMember(app, displayName);
-  const { email } = await app.database.db.selectFrom("auth_users").select("email").where("id", "=", member.id).executeTakeFirstOrThrow();
   const jar = new CookieJar();
   const login = await app.request("/login", {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ email, password: PASSWORD }),
+    body: new URLSearchParams({ email: member.email, password: PASSWORD }),
   });
   jar.store(login);
   /** A page request with the member's cookies; the response's cookies are kept, as a browser keeps them. */

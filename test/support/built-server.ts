@@ -4,6 +4,10 @@ export interface BuiltServer {
   url: string;
   /** The server's process id (for reading its memory from /proc). */
   pid: number;
+  /** Everything it printed so far, stdout and stderr (its log). */
+  output(): string;
+  /** Resolves with the exit code (or the signal) once the process is gone. */
+  exited: Promise<number | string | null>;
   /** SIGTERM, then waits for the process to exit. */
   stop(): Promise<void>;
   /** SIGKILL (a crash: nothing is finished or flushed by the process), then waits for it to be gone. */
@@ -19,7 +23,7 @@ export async function startBuiltServer(env: Record<string, string>): Promise<Bui
     env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", ...env },
     stdio: "pipe",
   });
-  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const exited = new Promise<number | string | null>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)));
   let output = "";
   child.stderr.on("data", (chunk: Buffer) => (output += chunk));
   const url = await new Promise<string>((resolve, reject) => {
@@ -33,6 +37,8 @@ export async function startBuiltServer(env: Record<string, string>): Promise<Bui
   return {
     url,
     pid: child.pid!,
+    output: () => output,
+    exited,
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
       await exited;

@@ -4,8 +4,8 @@
 // platform allows: Debian's package as root, else Playwright's installer. When nothing works it says so in one line.
 // Run directly (`node test/support/chromium.mjs`) it does that and prints the path it found.
 import { spawnSync } from "node:child_process";
-import fs from "node:fs";
 import { pathToFileURL } from "node:url";
+import { aptInstallSteps, canAptInstall, isExecutable, runSteps } from "../../server/debian-packages.mjs";
 
 /** Where the system keeps Chromium: Debian and Ubuntu's packages, snap, and a Chrome install. */
 export const SYSTEM_CHROMIUM_PATHS = [
@@ -32,15 +32,6 @@ export async function playwrightChromiumPath() {
   }
 }
 
-const isExecutable = (/** @type {string} */ file) => {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-};
-
 /**
  * The first Chromium that is there, or undefined. CHROMIUM_PATH comes first; one that points nowhere is reported
  * and passed over.
@@ -59,31 +50,16 @@ export function findChromium({ env = process.env, systemPaths = SYSTEM_CHROMIUM_
  * CI and a fresh developer machine here are), then Playwright's own download (other systems).
  * @returns {{ label: string, steps: [string, string[]][] }[]}
  */
-export function installersFor({ platform = process.platform, uid = process.getuid?.(), debian = fs.existsSync("/etc/debian_version"), hasApt = isExecutable("/usr/bin/apt-get") } = {}) {
+export function installersFor(/** @type {Parameters<typeof canAptInstall>[0]} */ machine = {}) {
   const installers = [];
-  if (platform === "linux" && debian && hasApt && uid === 0) {
-    installers.push({
-      label: "Debian's chromium package (apt-get install -y chromium)",
-      steps: /** @type {[string, string[]][]} */ ([
-        ["apt-get", ["update", "-qq"]],
-        ["apt-get", ["install", "-y", "-qq", "chromium"]],
-      ]),
-    });
+  if (canAptInstall(machine)) {
+    installers.push({ label: "Debian's chromium package (apt-get install -y chromium)", steps: aptInstallSteps(["chromium"]) });
   }
   installers.push({
     label: "Playwright's Chromium (npx playwright install chromium)",
     steps: /** @type {[string, string[]][]} */ ([["npx", ["playwright", "install", "chromium"]]]),
   });
   return installers;
-}
-
-/** Runs an installer's commands; true when every one succeeded. */
-function runSteps(/** @type {[string, string[]][]} */ steps) {
-  for (const [command, args] of steps) {
-    const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
-    if (result.status !== 0) return false;
-  }
-  return true;
 }
 
 /**

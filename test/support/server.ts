@@ -27,7 +27,13 @@ export interface TestServer {
 export async function startTestServer({
   seed = true,
   env = {},
-}: { seed?: boolean; env?: Record<string, string> } = {}): Promise<TestServer> {
+  clock,
+}: {
+  seed?: boolean;
+  env?: Record<string, string>;
+  /** The server's clock (the sweeper, one-time links); tests move it. */
+  clock?: () => Date;
+} = {}): Promise<TestServer> {
   if (!fs.existsSync(buildPath)) throw new Error("No build found: run `npm run build` before the integration tests");
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-test-"));
@@ -39,6 +45,7 @@ export async function startTestServer({
     build,
     clientDir: path.resolve("build/client"),
     shutdownTimeoutMs: 2_000,
+    clock,
   });
   const { port } = await server.listen(0, "127.0.0.1");
   const url = `http://127.0.0.1:${port}`;
