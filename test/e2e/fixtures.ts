@@ -1,5 +1,5 @@
 import { AxeBuilder } from "@axe-core/playwright";
-import { errors, expect, type Page } from "@playwright/test";
+import { type BrowserContext, errors, expect, type Page } from "@playwright/test";
 import { test as base } from "./target";
 
 /** The impacts that fail a test; moderate and minor findings are left to review. */
@@ -40,22 +40,45 @@ export function axeViolations(page: Page, options: { javaScriptEnabled?: boolean
 }
 const axeRuns = new WeakMap<Page, Promise<unknown>>();
 
+/**
+ * The scratch context a page's copies are checked in (without JavaScript): one per page, opened at its first check and
+ * closed with the test (closeScratch), since a context of its own per check cost a new context, with its tracing, for
+ * every page a flow visits.
+ */
+const scratchContexts = new WeakMap<Page, Promise<BrowserContext>>();
+
+function scratchContext(page: Page) {
+  let context = scratchContexts.get(page);
+  if (!context) {
+    const browser = page.context().browser();
+    if (!browser) throw new Error("axe-core: no browser to open a scratch page in");
+    // Explicitly on: Playwright Test gives new contexts the test's options, javaScriptEnabled: false included.
+    context = browser.newContext({ locale: "ja-JP", javaScriptEnabled: true, reducedMotion: "reduce" });
+    scratchContexts.set(page, context);
+  }
+  return context;
+}
+
+/** Closes the page's scratch context, if a check opened one. */
+async function closeScratch(page: Page) {
+  const context = scratchContexts.get(page);
+  scratchContexts.delete(page);
+  await (await context?.catch(() => undefined))?.close();
+}
+
 async function checkPage(page: Page, { javaScriptEnabled = true }: { javaScriptEnabled?: boolean }): Promise<string[]> {
   const url = page.url();
   let target = page;
-  let scratch: import("@playwright/test").BrowserContext | undefined;
   if (!javaScriptEnabled) {
-    const browser = page.context().browser();
-    if (!browser) throw new Error("axe-core: no browser to open a scratch page in");
     // A copy of a document still arriving (the next page of a form post streaming in) would be checked half-built:
     // only a loaded document, still at the URL the check is for, is copied.
     const copied = await page.evaluate(() => (document.readyState === "complete" ? { url: location.href, html: document.documentElement.outerHTML } : null));
     if (!copied || copied.url !== url) throw new Error("navigated away before the copy for axe was made");
     // Without its scripts and their preloads: nothing in the copy runs, as nothing in the original did.
     const html = `<!DOCTYPE html>${copied.html}`.replace(/<script\b[\s\S]*?<\/script>/gi, "").replace(/<link rel="modulepreload"[^>]*>/gi, "");
-    // Explicitly on: Playwright Test gives new contexts the test's options, javaScriptEnabled: false included.
-    scratch = await browser.newContext({ viewport: page.viewportSize(), locale: "ja-JP", javaScriptEnabled: true, reducedMotion: "reduce" });
-    target = await scratch.newPage();
+    target = await (await scratchContext(page)).newPage();
+    const viewport = page.viewportSize();
+    if (viewport) await target.setViewportSize(viewport);
     // Served at the original's own address, so the copy is of the app's origin: its stylesheet and icon sprite load as
     // the original's did (the app's Cross-Origin-Resource-Policy refuses them to any other origin, about:blank's too).
     await target.route(url, (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }));
@@ -114,7 +137,7 @@ async function checkPage(page: Page, { javaScriptEnabled = true }: { javaScriptE
         ),
       );
   } finally {
-    await scratch?.close();
+    if (target !== page) await target.close();
   }
 }
 
@@ -172,6 +195,7 @@ export const test = base.extend<{ allowedConsoleError: RegExp | null }>({
     await use(page);
     check();
     await queue;
+    await closeScratch(page);
     expect(problems, "console errors on the page").toEqual([]);
     expect(violations, "serious or critical accessibility violations (axe-core)").toEqual([]);
   },
