@@ -6,6 +6,17 @@ import { test as base } from "./target";
 const BLOCKING_IMPACTS = new Set(["serious", "critical"]);
 
 /**
+ * A region marked aria-busy is being replaced (explore's results dimmed while a search loads, a form's button while it
+ * submits): what is checked is the page once it has settled, not the moment in between. A region still busy after
+ * 15 s is checked as it is, and a finding there is real.
+ */
+async function settleBusy(page: Page) {
+  await page.waitForFunction(() => document.querySelector('[aria-busy="true"]') === null, undefined, { timeout: 15_000 }).catch((error: unknown) => {
+    if (!(error instanceof errors.TimeoutError)) throw error;
+  });
+}
+
+/**
  * Waits while something animates below full opacity (a toast fading in or out, or one just started at 0, as in a
  * fresh copy of the page): those frames are not what a reader gets.
  */
@@ -90,16 +101,9 @@ async function checkPage(page: Page, { javaScriptEnabled = true }: { javaScriptE
     await target.waitForFunction(() => [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].every((link) => link.sheet !== null), undefined, {
       timeout: 15_000,
     });
-    // A region marked aria-busy is being replaced (explore's results dimmed while a search loads, a form's button
-    // while it submits): what is checked is the page once it has settled, not the moment in between. A region still
-    // busy after 15 s is checked as it is, and a finding there is real.
-    await target
-      .waitForFunction(() => document.querySelector('[aria-busy="true"]') === null, undefined, { timeout: 15_000 })
-      .catch((error: unknown) => {
-        if (!(error instanceof errors.TimeoutError)) throw error;
-      });
     let results: Awaited<ReturnType<AxeBuilder["analyze"]>>;
     for (let attempt = 1; ; attempt++) {
+      await settleBusy(target);
       await settleFades(target);
       // Held still while axe runs, so a toast cannot start fading out in the middle of the check; then resumed.
       const still = await target.evaluate(() => {
@@ -121,13 +125,21 @@ async function checkPage(page: Page, { javaScriptEnabled = true }: { javaScriptE
         // WCAG 2.2's 2.5.8 (AA), every target at least 24×24 CSS px or spaced as if it were (issue 24).
         .options({ rules: { "label-content-name-mismatch": { enabled: true }, "target-size": { enabled: true } } })
         .analyze();
-      // An animation that began during the run (a toast that just arrived) was measured half-faded: check again.
-      const startedMeanwhile = await target.evaluate(() => {
+      const after = await target.evaluate(() => {
         const paused = (window as unknown as { __axePaused?: Animation[] }).__axePaused ?? [];
         for (const animation of paused) animation.play();
-        return document.getAnimations().some((animation) => !paused.includes(animation) && animation.playState === "running");
+        return {
+          href: location.href,
+          startedMeanwhile: document.getAnimations().some((animation) => !paused.includes(animation) && animation.playState === "running"),
+          busy: document.querySelector('[aria-busy="true"]') !== null,
+        };
       });
-      if (!startedMeanwhile || attempt >= 3) break;
+      // The test moves on while axe runs in the page: a client-side navigation replaces the document's content under
+      // it, so what it measured belongs to neither page. The new URL gets its own check.
+      if (after.href !== url) throw new Error(`navigated from ${url} to ${after.href} while axe ran`);
+      // A region that became busy during the run (a search started) or an animation that began (a toast that just
+      // arrived) was measured dimmed or half-faded: check again.
+      if (!(after.startedMeanwhile || after.busy) || attempt >= 3) break;
     }
     return results.violations
       .filter((violation) => BLOCKING_IMPACTS.has(violation.impact ?? ""))
