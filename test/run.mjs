@@ -2,12 +2,25 @@
 // then one closing line counted from the runners' own JSON reports: `Tests: N passed, M failed`.
 // With TEST_DATABASE_URL set, the integration tests run twice: on PostgreSQL and on PGlite, and the cluster test
 // (two replicas behind HAProxy, on PostgreSQL and Redis) runs after them.
+// `npm test -- --skip cluster --skip smoke` leaves out the cluster test and the @smoke flows, for a caller that runs
+// them in steps of its own (`.ci/run`: the cluster on the build this made, the smoke set against a production server).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { parseArgs } from "node:util";
 import { ensureHaproxy } from "../server/cluster/haproxy.mjs";
 import { ensureChromium, ensureJapaneseFont } from "./support/chromium.mjs";
 import { ensureVideoEncoder } from "./support/ffmpeg.mjs";
+
+const PARTS = ["cluster", "smoke"];
+const skip = new Set(parseArgs({ options: { skip: { type: "string", multiple: true, default: [] } } }).values.skip);
+for (const part of skip) {
+  if (!PARTS.includes(part)) {
+    console.error(`npm test: --skip takes ${PARTS.join(" or ")}, not ${part}`);
+    process.exit(2);
+  }
+}
+if (skip.size > 0) console.log(`npm test: leaving out ${[...skip].join(" and ")} (--skip)`);
 
 const reports = path.resolve(".test-reports");
 fs.rmSync(reports, { recursive: true, force: true });
@@ -68,6 +81,8 @@ if (!run("build", "npm", ["run", "build", "--silent"])) {
   if (process.env.TEST_DATABASE_URL) {
     const { TEST_DATABASE_URL: _, ...pgliteEnv } = process.env;
     vitest("pglite", ["integration"], pgliteEnv);
+  }
+  if (process.env.TEST_DATABASE_URL && !skip.has("cluster")) {
     // Two replicas behind HAProxy on PostgreSQL and Redis (test/cluster/): alone, after the others. HAProxy is found
     // or installed first (as the browser is below), so that its installation does not count against the test's time.
     const haproxy = ensureHaproxy();
@@ -93,7 +108,7 @@ if (!run("build", "npm", ["run", "build", "--silent"])) {
 }
 
 function playwright(chromiumPath) {
-  const e2eOk = run("playwright", "npx", ["playwright", "test"], { ...process.env, CHROMIUM_PATH: chromiumPath, PLAYWRIGHT_JSON_OUTPUT_NAME: undefined });
+  const e2eOk = run("playwright", "npx", ["playwright", "test", ...(skip.has("smoke") ? ["--grep-invert", "@smoke"] : [])], { ...process.env, CHROMIUM_PATH: chromiumPath, PLAYWRIGHT_JSON_OUTPUT_NAME: undefined });
   const e2e = readJson(path.join(reports, "e2e.json"));
   if (e2e?.stats) {
     passed += e2e.stats.expected + e2e.stats.flaky;
