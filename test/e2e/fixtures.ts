@@ -82,9 +82,12 @@ async function checkPage(page: Page, { javaScriptEnabled = true }: { javaScriptE
   let target = page;
   if (!javaScriptEnabled) {
     // A copy of a document still arriving (the next page of a form post streaming in) would be checked half-built:
-    // only a loaded document, still at the URL the check is for, is copied.
+    // only a loaded document, still at the URL the check is for, is copied. A test's own check can come while its
+    // page is still loading (the answer to a form post, whose heading already shows): it waits for the load first.
+    await page.waitForLoadState("load");
     const copied = await page.evaluate(() => (document.readyState === "complete" ? { url: location.href, html: document.documentElement.outerHTML } : null));
-    if (!copied || copied.url !== url) throw new Error("navigated away before the copy for axe was made");
+    if (!copied) throw new Error(`navigated away from ${url} before the copy for axe was made (a new document is loading)`);
+    if (copied.url !== url) throw new Error(`navigated away from ${url} to ${copied.url} before the copy for axe was made`);
     // Without its scripts and their preloads: nothing in the copy runs, as nothing in the original did.
     const html = `<!DOCTYPE html>${copied.html}`.replace(/<script\b[\s\S]*?<\/script>/gi, "").replace(/<link rel="modulepreload"[^>]*>/gi, "");
     target = await (await scratchContext(page)).newPage();
