@@ -284,13 +284,21 @@ describe("11 MB uploads", () => {
       for (let i = 0; i < 3; i++) {
         refused(await rawUpload(built.url, token, { fileBytes: ELEVEN_MB }));
       }
-      const after = await heldAfterCollection();
       // Refused from its Content-Length, each body is read and dropped piece by piece (ADR 033): once collected,
-      // nothing of it is left. Buffers are counted in arrayBuffers, their wrappers in the heap; three bodies kept
-      // would be 33 MB of buffers, one 11 MB.
+      // nothing of it is left. The client has its 413 before the server has dropped the last pieces (on a busy
+      // machine 5 MB were still arriving when the client was done), so the measure is repeated while it falls, for
+      // up to 10 s: what a leak keeps never goes. Buffers are counted in arrayBuffers, their wrappers in the heap;
+      // three bodies kept would be 33 MB of buffers, one 11 MB.
+      const within = { buffers: 1024 * 1024, heap: 4 * 1024 * 1024 };
+      let growth = { buffers: Infinity, heap: Infinity };
+      for (const started = Date.now(); Date.now() - started < 10_000; await new Promise((resolve) => setTimeout(resolve, 250))) {
+        const after = await heldAfterCollection();
+        growth = { buffers: after.arrayBuffers - before.arrayBuffers, heap: after.heapUsed - before.heapUsed };
+        if (growth.buffers < within.buffers && growth.heap < within.heap) break;
+      }
       const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-      expect(after.arrayBuffers - before.arrayBuffers, `buffers grew by ${mb(after.arrayBuffers - before.arrayBuffers)}`).toBeLessThan(1024 * 1024);
-      expect(after.heapUsed - before.heapUsed, `the heap grew by ${mb(after.heapUsed - before.heapUsed)}`).toBeLessThan(4 * 1024 * 1024);
+      expect(growth.buffers, `buffers grew by ${mb(growth.buffers)}`).toBeLessThan(within.buffers);
+      expect(growth.heap, `the heap grew by ${mb(growth.heap)}`).toBeLessThan(within.heap);
     } finally {
       await child?.stop();
       await database?.dispose();
