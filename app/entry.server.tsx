@@ -5,7 +5,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { marksLoaded } from "./components/moderation-slots";
 import { NonceProvider } from "./lib/nonce";
-import { log } from "./lib/logger.server";
+import { log } from "./infra/logger.server";
 
 const ABORT_DELAY = 5_000;
 export const streamTimeout = ABORT_DELAY;

@@ -1,4 +1,4 @@
-import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction, type SerializeFrom } from "@remix-run/node";
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
   Links,
   Meta,
@@ -7,7 +7,6 @@ import {
   ScrollRestoration,
   isRouteErrorResponse,
   useLoaderData,
-  useRouteLoaderData,
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { lazy, Suspense, useEffect, type ReactNode } from "react";
@@ -18,6 +17,7 @@ import { PostDialogProvider } from "./components/post-dialog";
 import { ReviewDialogProvider } from "./components/review-dialog";
 import { GeneralErrorBoundary } from "./components/error-boundary";
 import { RealtimeProvider } from "./components/realtime-provider";
+import { useRootData, type RootData } from "./components/root-data";
 import { SiteChrome } from "./components/site-chrome";
 import { Toaster } from "./components/toaster";
 import { useBuildVersionCheck } from "./lib/build-version";
@@ -25,8 +25,8 @@ import { PRODUCT_TAGLINE } from "./lib/constants/site";
 import * as errorText from "./lib/messages/error";
 import { pageMeta } from "./lib/meta";
 import { useNonce } from "./lib/nonce";
-import { swallowed } from "./lib/log.server";
-import { getToast } from "./lib/toast.server";
+import { swallowed } from "./http/log.server";
+import { getToast } from "./http/toast.server";
 import { getBalance } from "./models/coins.server";
 import { countUnreadNotifications } from "./models/notification.server";
 import { getProfile } from "./models/user.server";
@@ -54,16 +54,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     user ? getBalance(context.db, user.id).then((balance) => balance.totalBalance, swallowed("coin balance", 0)) : 0,
     getToast(request, context.config),
   ]);
-  return data(
-    {
-      viewer: user
-        ? { id: user.id, accessToken: user.accessToken, hasProfile: profile !== null, displayName: profile?.displayName ?? null, unreadNotifications, coinBalance }
-        : null,
-      auth: { discord: context.auth.publicConfig.discord },
-      toast,
-    },
-    headers ? { headers } : undefined,
-  );
+  const rootData: RootData = {
+    viewer: user
+      ? { id: user.id, accessToken: user.accessToken, hasProfile: profile !== null, displayName: profile?.displayName ?? null, unreadNotifications, coinBalance }
+      : null,
+    auth: { discord: context.auth.publicConfig.discord },
+    toast,
+  };
+  return data(rootData, headers ? { headers } : undefined);
 }
 
 /**
@@ -135,8 +133,6 @@ function AppShell({ toast, viewer, children }: { toast: RootData["toast"]; viewe
   );
 }
 
-type RootData = SerializeFrom<typeof loader>;
-
 /** `<html data-hydrated>` once React has taken over the page: what tests and the first-load bench wait on. */
 function useHydrationMark() {
   useEffect(() => document.documentElement.setAttribute("data-hydrated", ""), []);
@@ -161,7 +157,7 @@ function MemberOverlays() {
  * to start the shell with, and the header shows the signed-out links.
  */
 export function ErrorBoundary() {
-  const data = useRouteLoaderData<typeof loader>("root");
+  const data = useRootData();
   const page = (
     <SiteChrome>
       <GeneralErrorBoundary />

@@ -11,25 +11,26 @@ import { createAdapter } from "@socket.io/redis-streams-adapter";
 import { createClient as createRedisClient } from "redis";
 import { Server as SocketServer } from "socket.io";
 import type { ViteDevServer } from "vite";
-import { log } from "../app/lib/logger.server";
+import { log } from "../app/infra/logger.server";
 import { messages } from "../app/lib/messages";
 import { RealtimeEvent } from "../app/lib/realtime-events";
 import { listRoomIds } from "../app/models/chat.server";
-import { createAuthService, type RequestAuth, type RequestInfo } from "./auth/session";
-import type { AppConfig } from "./config";
-import type { DatabaseHandle } from "./db";
+import { createAuthService, type RequestAuth, type RequestInfo } from "../app/infra/auth/session";
+import { createLocalAuthHandler } from "./auth/local-auth";
+import type { AppConfig } from "../app/infra/config";
+import type { DatabaseHandle } from "../app/infra/db";
 import { migrationsApplied } from "./db/migrate";
 import { createMetrics, metricsEndpoint, type Metrics } from "./metrics";
 import { requestLog, routeLabels } from "./request-log";
-import "./load-context";
-import { createPayments } from "./payments";
+import "../app/load-context";
+import { createPayments } from "../app/infra/payments";
 import { startPresenceTracker, type PresenceTracker } from "./presence";
 import { createOverloadGuard, type OverloadGuard } from "./overload";
-import { attachRealtime, type Realtime } from "./realtime";
+import { attachRealtime, type Realtime } from "../app/infra/realtime";
 import { attachChatSend } from "./chat-socket";
 import { createChatSender } from "../app/models/chat-sender.server";
 import { CHAT_SEND_POSTGRES_CONCURRENCY } from "../app/lib/constants/chat";
-import { createImageStorage, localUploadsDir } from "./storage";
+import { createImageStorage, localUploadsDir } from "../app/infra/storage";
 import { startSweeper, type Sweeper } from "./sweeper";
 import { startMailService, type MailService } from "./mail/service";
 import { bookingReminderJob, bookingSweepJobs } from "../app/models/bookings.server";
@@ -125,13 +126,17 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
     database: () => ({ inUse: database.inUse(), waiting: database.queueDepth() }),
   });
   // Sessions that end (a new password, sign-out everywhere) close their sockets; the emitter exists a few lines on.
-  const auth = await createAuthService({
-    config,
-    db: database.db,
-    clock: options.clock,
-    onSessionsEnded: (userId, ending) =>
-      realtime.disconnectUser(userId, ending).catch((error) => log.error({ err: error, userId }, "auth: could not close the sockets of ended sessions")),
-  });
+  const localAuth = config.SUPABASE_URL
+    ? undefined
+    : createLocalAuthHandler({
+        db: database.db,
+        jwtSecret: config.SUPABASE_JWT_SECRET!,
+        confirmEmail: config.AUTH_CONFIRM_EMAIL,
+        clock: options.clock,
+        onSessionsEnded: (userId, ending) =>
+          realtime.disconnectUser(userId, ending).catch((error) => log.error({ err: error, userId }, "auth: could not close the sockets of ended sessions")),
+      });
+  const auth = await createAuthService({ config, db: database.db, localAuth });
   const overload = createOverloadGuard({
     maxInFlight: config.OVERLOAD_MAX_IN_FLIGHT,
     maxDatabaseQueue: config.OVERLOAD_MAX_DB_QUEUE,
@@ -256,7 +261,6 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   }
 
   // The Supabase Auth endpoints supabase-js talks to, when the app is its own auth server (PRODUCT §3).
-  const { localAuth } = auth;
   if (localAuth) {
     app.use("/auth/v1", async (req, res, next) => {
       try {

@@ -6,9 +6,9 @@ import { ClientEvent, type ChatSendAck } from "../app/lib/realtime-events";
 import { sendMessageSchema } from "../app/lib/schemas";
 import type { ChatSender } from "../app/models/chat-sender.server";
 import type { ChatMessage } from "../app/models/chat.server";
-import type { AuthUser } from "./auth/session";
+import type { AuthUser } from "../app/infra/auth/session";
 import type { OverloadGuard } from "./overload";
-import { log } from "../app/lib/logger.server";
+import { log } from "../app/infra/logger.server";
 
 type Ack = ChatSendAck<ChatMessage>;
 

@@ -2,9 +2,9 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import { createAppServer } from "./app";
-import { ConfigError, loadConfig, type AppConfig } from "./config";
+import { ConfigError, loadConfig, type AppConfig } from "../app/infra/config";
 import { prepareDatabase } from "./db/prepare";
-import { log } from "../app/lib/logger.server";
+import { log } from "../app/infra/logger.server";
 
 async function main() {
   let config: AppConfig;

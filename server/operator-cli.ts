@@ -1,5 +1,5 @@
-import type { Database } from "./db/schema";
-import { ConfigError, loadConfig } from "./config";
+import type { Database } from "../app/infra/db/schema";
+import { ConfigError, loadConfig } from "../app/infra/config";
 import { prepareDatabase } from "./db/prepare";
 
 /**

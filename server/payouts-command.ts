@@ -1,4 +1,4 @@
-import type { Database } from "./db/schema";
+import type { Database } from "../app/infra/db/schema";
 import { formatNumber } from "../app/lib/format";
 import { payoutErrorMessage } from "../app/lib/error-messages";
 import { messages } from "../app/lib/messages";

@@ -1,8 +1,8 @@
 import { PRESENCE_DISCONNECT_FLUSH_MS, PRESENCE_SWEEP_MS } from "../app/lib/constants";
 import { announceOffline, markSeen } from "../app/models/presence.server";
-import type { Database } from "./db/schema";
-import type { Realtime } from "./realtime";
-import { log } from "../app/lib/logger.server";
+import type { Database } from "../app/infra/db/schema";
+import type { Realtime } from "../app/infra/realtime";
+import { log } from "../app/infra/logger.server";
 
 export interface PresenceTracker {
   /** A socket of the user connected here. Resolves once the user is marked seen (at their first socket). */

@@ -3,7 +3,7 @@ import { matchRoutes } from "@remix-run/react";
 import type { ServerBuild } from "@remix-run/node";
 import type express from "express";
 import { pinoHttp } from "pino-http";
-import { log } from "../app/lib/logger.server";
+import { log } from "../app/infra/logger.server";
 import type { Metrics } from "./metrics";
 
 /** A request id a caller (the load balancer, a client) may pass in: short, plain characters, else a new one. */

@@ -1,7 +1,7 @@
 import { SWEEP_INTERVAL_MS } from "../app/lib/constants";
-import { log } from "../app/lib/logger.server";
-import type { Database } from "./db/schema";
-import type { Realtime } from "./realtime";
+import { log } from "../app/infra/logger.server";
+import type { Database } from "../app/infra/db/schema";
+import type { Realtime } from "../app/infra/realtime";
 
 /** A time-driven job: acts on what is due at `now` and answers how many rows it acted on. */
 export interface SweepJob {

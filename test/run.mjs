@@ -1,4 +1,4 @@
-// `npm test`: typecheck, build, unit and integration tests (vitest), end-to-end tests (Playwright),
+// `npm test`: the floors check, typecheck, build, unit and integration tests (vitest), end-to-end tests (Playwright),
 // then one closing line counted from the runners' own JSON reports: `Tests: N passed, M failed`.
 // With TEST_DATABASE_URL set, the integration tests run twice: on PostgreSQL and on PGlite, and the cluster test
 // (two replicas behind HAProxy, on PostgreSQL and Redis) runs after them.
@@ -65,6 +65,12 @@ function vitest(label, projects, env) {
     failed += 1;
     notes.push(`vitest (${label}) exited with an error`);
   }
+}
+
+// The floors and circles (ADR 036): an import that climbs a floor or closes a circle fails the run.
+if (!run("floors", "npm", ["run", "--silent", "lint:deps"])) {
+  failed += 1;
+  notes.push("an import climbs a floor or closes a circle (npm run lint:deps)");
 }
 
 if (!run("typecheck", "npx", ["tsc", "--noEmit"])) {

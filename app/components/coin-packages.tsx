@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { COIN_PACKAGES, discountPercent } from "~/lib/constants";
 import { formatNumber } from "~/lib/format";
-import { CoinIcon } from "./coin-purchase";
+import { CoinIcon } from "./coin-icon";
 
 /** The seven packages: coins, price with tax, and the 「N% お得」 badge when there is a discount (SPEC §9). */
 export function CoinPackageChoices({ onChoose }: { onChoose?: (packageId: number) => void }) {

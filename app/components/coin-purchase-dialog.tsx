@@ -1,6 +1,6 @@
 import { Link, useLocation, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useRef } from "react";
-import { useCoinPurchaseDialog } from "./coin-purchase";
+import { useCoinPurchaseDialog } from "./coin-purchase-context";
 import { CoinPackageChoices } from "./coin-packages";
 
 /**

@@ -1,6 +1,8 @@
-import { createContext, lazy, Suspense, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from "react";
 import { formatNumber } from "~/lib/format";
 import { RealtimeEvent } from "~/lib/realtime-events";
+import { CoinIcon } from "./coin-icon";
+import { CoinPurchaseContext, useCoinPurchaseDialog } from "./coin-purchase-context";
 import { DialogLink } from "./dialog-link";
 import { useLiveCount } from "./use-live-count";
 
@@ -9,16 +11,6 @@ export const COINS_CHANGED_EVENT = "gm:coins-changed";
 
 /** Where the dialog's no-JavaScript twin lives: the same packages as a page. */
 export const COINS_PAGE = "/coins";
-
-interface CoinPurchaseState {
-  open: boolean;
-  setOpen(open: boolean): void;
-}
-
-/** The one open/close flag of the coin purchase dialog (SPEC §4), shared by everything that opens it. */
-const CoinPurchaseContext = createContext<CoinPurchaseState>({ open: false, setOpen: () => {} });
-
-export const useCoinPurchaseDialog = () => useContext(CoinPurchaseContext);
 
 // The dialog's code loads the first time it opens, not with every page.
 const CoinPurchaseDialog = lazy(() => import("./coin-purchase-dialog"));
@@ -78,14 +70,3 @@ export function CoinBalanceButton({ className, initialBalance }: { className: st
     </BuyCoinsLink>
   );
 }
-
-export function CoinIcon({ size = 18 }: { size?: number }) {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 24 24" width={size} height={size} className="shrink-0">
-      <circle cx="12" cy="12" r="10" fill="#f59e0b" />
-      <circle cx="12" cy="12" r="7" fill="#fbbf24" stroke="#b45309" strokeWidth="1.2" />
-      <path d="M12 8v8M9.5 10h5M9.5 14h5" stroke="#92400e" strokeWidth="1.6" strokeLinecap="round" />
-    </svg>
-  );
-}
-

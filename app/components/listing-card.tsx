@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { formatNumber } from "~/lib/format";
 import type { Listing } from "~/models/listings.server";
-import { CoinIcon } from "./coin-purchase";
+import { CoinIcon } from "./coin-icon";
 import { HiddenBadge } from "./moderation-slots";
 import { Avatar } from "./presence";
 import { RatingSummary } from "./star-rating";

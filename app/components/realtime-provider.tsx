@@ -1,18 +1,8 @@
-import type { Socket } from "socket.io-client";
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import type { RealtimeContextValue } from "~/lib/realtime-connection";
 import type { RealtimeEventName } from "~/lib/realtime-events";
 import { useAuth } from "./auth-provider";
 
-/** SPEC §4: connected, disconnected, failed, suspended (the browser is offline). */
-export type RealtimeState = "connected" | "disconnected" | "failed" | "suspended";
-
-export interface RealtimeContextValue {
-  state: RealtimeState;
-  error: string | null;
-  socket: Socket | null;
-  /** Goes up on every connect after the first: persisted data is the truth, so consumers refetch. */
-  reconnects: number;
-}
 
 const RealtimeContext = createContext<RealtimeContextValue>({ state: "disconnected", error: null, socket: null, reconnects: 0 });
 

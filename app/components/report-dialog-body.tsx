@@ -4,8 +4,7 @@ import { REPORT_NOTE_MAX, type ReportTargetType } from "~/lib/constants/moderati
 import type { FormRules } from "~/lib/form-rules";
 import { messages } from "~/lib/messages";
 import * as text from "~/lib/messages/reports";
-import type { action as reportAction } from "~/routes/_default.report";
-import { ReportForm } from "./report-form";
+import { ReportForm, type ReportActionData } from "./report-form";
 
 /**
  * What the browser checks before sending, in the schema's words (reportFormSchema's constraint as the /report page's
@@ -27,7 +26,7 @@ export const REPORT_DIALOG_RULES: FormRules = {
  */
 export default function ReportDialogBody({ target, onClose }: { target: { type: ReportTargetType; id: string }; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const fetcher = useFetcher<typeof reportAction>();
+  const fetcher = useFetcher<ReportActionData>();
   const titleId = `report-dialog-title-${target.type}-${target.id}`;
 
   useEffect(() => {

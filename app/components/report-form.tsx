@@ -6,6 +6,15 @@ import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
 import type { FormRules } from "~/lib/form-rules";
 import * as text from "~/lib/messages/reports";
 
+/**
+ * What the report action (routes/_default.report.tsx) answers the dialog's fetcher: the form's result, and the words
+ * to show once the report is filed (null until then).
+ */
+export interface ReportActionData {
+  result: SubmissionResult<string[]>;
+  sent: string | null;
+}
+
 type FormComponent = typeof RemixForm | FetcherWithComponents<unknown>["Form"];
 
 /**

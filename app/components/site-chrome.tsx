@@ -1,14 +1,9 @@
-import type { SerializeFrom } from "@remix-run/node";
-import { useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import type { loader as rootLoader } from "~/root";
 import { PhoneNavBar } from "./phone-nav";
+import { useRootData } from "./root-data";
 import { SiteFooter } from "./site-footer";
 import { SiteHeader } from "./site-header";
 import { useUnreadChatCount } from "./unread-chat-badge";
-
-/** Who is signed in, as the root loader says. */
-export type Viewer = NonNullable<SerializeFrom<typeof rootLoader>["viewer"]>;
 
 /**
  * Header, main landmark, (unless a layout fills the screen) footer, and on a phone the navigation bar, around a
@@ -16,7 +11,7 @@ export type Viewer = NonNullable<SerializeFrom<typeof rootLoader>["viewer"]>;
  */
 export function SiteChrome({ children, footer = true }: { children: ReactNode; footer?: boolean }) {
   // Absent when the root loader itself failed: the error page gets the signed-out chrome.
-  const viewer = useRouteLoaderData<typeof rootLoader>("root")?.viewer ?? null;
+  const viewer = useRootData()?.viewer ?? null;
   // Read once for the header's チャット and the bar's.
   const unreadChat = useUnreadChatCount();
   return (

@@ -1,9 +1,9 @@
 import { Link, NavLink } from "@remix-run/react";
 import { PRODUCT_NAME } from "~/lib/constants/site";
-import type { Viewer } from "./site-chrome";
 import { CoinBalanceButton } from "./coin-purchase";
 import { NotificationBell } from "./notification-bell";
 import { PhoneMenu } from "./phone-nav";
+import type { Viewer } from "./root-data";
 import { SignOutButton } from "./sign-out-button";
 import { UnreadChatBadge } from "./unread-chat-badge";
 

@@ -1,8 +1,19 @@
 import { io, type Socket } from "socket.io-client";
-import type { RealtimeContextValue } from "~/components/realtime-provider";
 import { ApiError } from "./api-client";
 import { REALTIME_CONNECT_TIMEOUT_MS } from "./constants";
 import { messages } from "./messages";
+
+/** SPEC §4: connected, disconnected, failed, suspended (the browser is offline). */
+export type RealtimeState = "connected" | "disconnected" | "failed" | "suspended";
+
+/** What the realtime provider (app/components/realtime-provider.tsx) shares with the page. */
+export interface RealtimeContextValue {
+  state: RealtimeState;
+  error: string | null;
+  socket: Socket | null;
+  /** Goes up on every connect after the first: persisted data is the truth, so consumers refetch. */
+  reconnects: number;
+}
 
 type Update = Partial<RealtimeContextValue> | ((current: RealtimeContextValue) => Partial<RealtimeContextValue>);
 

@@ -1,11 +1,11 @@
 import { sql, type Transaction } from "kysely";
-import { closeLocalAccount } from "../../server/auth/close-account";
-import type { DB, Database } from "../../server/db/schema";
-import type { Realtime } from "../../server/realtime";
-import type { ImageStorage } from "../../server/storage";
+import { closeLocalAccount } from "~/infra/auth/close-account";
+import type { DB, Database } from "~/infra/db/schema";
+import type { Realtime } from "~/infra/realtime";
+import type { ImageStorage } from "~/infra/storage";
 import { messages } from "~/lib/messages";
 import { forfeitBalance, getBalance, lockWallet } from "./coins.server";
-import { log } from "~/lib/logger.server";
+import { log } from "~/infra/logger.server";
 
 /**
  * Leaving the service (退会, PRODUCT §3, ADR 028). Refused while something is open that another person or the money

@@ -1,7 +1,7 @@
 import { reviewPath } from "~/lib/paths";
 import { sql, type Selectable, type SqlBool, type Transaction, type Updateable } from "kysely";
-import type { BookingParty, BookingsTable, CancelReason, DB, Database, ListingStatus } from "../../server/db/schema";
-import type { Realtime } from "../../server/realtime";
+import type { BookingParty, BookingsTable, CancelReason, DB, Database, ListingStatus } from "~/infra/db/schema";
+import type { Realtime } from "~/infra/realtime";
 import {
   ACCEPT_DEADLINE_MS,
   AUTO_COMPLETE_AFTER_MS,

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
-import type { Database } from "../../server/db/schema";
-import type { Realtime } from "../../server/realtime";
+import type { Database } from "~/infra/db/schema";
+import type { Realtime } from "~/infra/realtime";
 import {
   CHAT_DIGEST_BATCH,
   CHAT_DIGEST_INTERVAL_MS,

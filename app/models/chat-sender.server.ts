@@ -1,6 +1,6 @@
 import { sql } from "kysely";
-import type { ChatMessageMetadata, ChatMessageType, Database } from "../../server/db/schema";
-import type { Realtime } from "../../server/realtime";
+import type { ChatMessageMetadata, ChatMessageType, Database } from "~/infra/db/schema";
+import type { Realtime } from "~/infra/realtime";
 import { CHAT_RATE_LIMIT, CHAT_SEND_MAX_GROUP } from "~/lib/constants/chat";
 import { looksLikeOffPlatformPayment } from "~/lib/off-platform";
 import { RealtimeEvent } from "~/lib/realtime-events";

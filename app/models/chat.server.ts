@@ -1,6 +1,6 @@
 import { sql } from "kysely";
-import type { ChatMessageMetadata, ChatMessageType, ChatRoomType, Database } from "../../server/db/schema";
-import type { Realtime } from "../../server/realtime";
+import type { ChatMessageMetadata, ChatMessageType, ChatRoomType, Database } from "~/infra/db/schema";
+import type { Realtime } from "~/infra/realtime";
 import { CHAT_MESSAGES_PAGE_SIZE } from "~/lib/constants";
 import { RealtimeEvent } from "~/lib/realtime-events";
 import { chatStartedNotification, publishNotifications, recordNotifications } from "./notification.server";

@@ -1,5 +1,5 @@
 import { sql, type Transaction } from "kysely";
-import type { DB, Database } from "../../server/db/schema";
+import type { DB, Database } from "~/infra/db/schema";
 
 /**
  * The ledger: the only code that changes a coin balance (PRODUCT §4, §5; CONVENTIONS "Money and deadlines").
@@ -13,7 +13,7 @@ import type { DB, Database } from "../../server/db/schema";
 
 type Trx = Transaction<DB>;
 
-/** What a log row records (its label in Japanese is in ~/lib/coins). Payer and payee sides are separate kinds. */
+/** What a log row records (its label in Japanese is in ~/components/coin-labels). Payer and payee sides are separate kinds. */
 export type CoinTransactionKind =
   | "purchase"
   | "booking"

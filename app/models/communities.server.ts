@@ -1,4 +1,4 @@
-import type { Database } from "../../server/db/schema";
+import type { Database } from "~/infra/db/schema";
 import { COMMUNITY_MEMBERS_SHOWN } from "~/lib/constants";
 
 /**

@@ -1,6 +1,6 @@
 import type { Transaction } from "kysely";
-import type { DB, Database } from "../../server/db/schema";
-import type { Realtime } from "../../server/realtime";
+import type { DB, Database } from "~/infra/db/schema";
+import type { Realtime } from "~/infra/realtime";
 import { EVENT_PARTICIPANTS_SHOWN, EVENT_REMINDER_BATCH, EVENT_REMINDER_BEFORE_MS, EVENTS_PAGE_SIZE, SWEEP_BATCH } from "~/lib/constants";
 import { messages } from "~/lib/messages";
 import { formatDateTime } from "~/lib/time";

@@ -1,4 +1,4 @@
-import type { Database } from "../../server/db/schema";
+import type { Database } from "~/infra/db/schema";
 import { HOME_POPULAR_GAMES_TTL_MS } from "~/lib/constants";
 
 export interface GameSummary {

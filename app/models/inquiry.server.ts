@@ -1,4 +1,4 @@
-import type { Database } from "../../server/db/schema";
+import type { Database } from "~/infra/db/schema";
 import type { InquiryInput } from "~/lib/schemas";
 
 /** Stores a message sent through /inquiry. */

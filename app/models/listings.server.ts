@@ -1,5 +1,5 @@
 import { sql, type AliasedRawBuilder, type SqlBool } from "kysely";
-import type { Database, DB, ListingStatus } from "../../server/db/schema";
+import type { Database, DB, ListingStatus } from "~/infra/db/schema";
 import { EXPLORE_PAGE_SIZE, EXPLORE_QUERY_WORDS_MAX, LISTINGS_PER_SELLER_MAX, ONLINE_WINDOW_MS } from "~/lib/constants";
 import type { ExploreFilters } from "~/lib/explore";
 import type { ListingInput } from "~/lib/schemas";

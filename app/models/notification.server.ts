@@ -1,6 +1,6 @@
 import { sql, type Selectable } from "kysely";
-import type { Database, NotificationsTable } from "../../server/db/schema";
-import type { Realtime } from "../../server/realtime";
+import type { Database, NotificationsTable } from "~/infra/db/schema";
+import type { Realtime } from "~/infra/realtime";
 import { messages } from "~/lib/messages";
 import { RealtimeEvent } from "~/lib/realtime-events";
 import type { MailKind } from "~/lib/constants";

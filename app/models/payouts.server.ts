@@ -1,7 +1,7 @@
 import type { Selectable } from "kysely";
 import { sql } from "kysely";
-import type { Database, PayoutRequestsTable, PayoutStatus } from "../../server/db/schema";
-import type { Realtime } from "../../server/realtime";
+import type { Database, PayoutRequestsTable, PayoutStatus } from "~/infra/db/schema";
+import type { Realtime } from "~/infra/realtime";
 import { PAYOUT_HISTORY_MAX } from "~/lib/constants";
 import { messages } from "~/lib/messages";
 import type { PayoutInput } from "~/lib/payout-schemas";

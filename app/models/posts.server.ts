@@ -1,6 +1,6 @@
 import { sql } from "kysely";
-import type { Database } from "../../server/db/schema";
-import type { ImageStorage } from "../../server/storage";
+import type { Database } from "~/infra/db/schema";
+import type { ImageStorage } from "~/infra/storage";
 import { POST_RATE_LIMIT } from "~/lib/constants";
 import { looksLikeOffPlatformPayment } from "~/lib/off-platform";
 import { POST_CURSOR_PATTERN, type PostInput } from "~/lib/schemas";

@@ -1,6 +1,6 @@
 import { sql, type SqlBool } from "kysely";
-import type { Database } from "../../server/db/schema";
-import type { Realtime } from "../../server/realtime";
+import type { Database } from "~/infra/db/schema";
+import type { Realtime } from "~/infra/realtime";
 import { ONLINE_WINDOW_MS } from "~/lib/constants";
 import { RealtimeEvent } from "~/lib/realtime-events";
 

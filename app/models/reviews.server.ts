@@ -1,5 +1,5 @@
-import type { Database } from "../../server/db/schema";
-import type { Realtime } from "../../server/realtime";
+import type { Database } from "~/infra/db/schema";
+import type { Realtime } from "~/infra/realtime";
 import { messages } from "~/lib/messages";
 import type { ReviewInput } from "~/lib/schemas";
 import { transfer } from "./coins.server";

@@ -1,6 +1,6 @@
 import { sql, type Transaction } from "kysely";
-import type { DB, Database } from "../../server/db/schema";
-import type { Realtime } from "../../server/realtime";
+import type { DB, Database } from "~/infra/db/schema";
+import type { Realtime } from "~/infra/realtime";
 import { SUBSCRIPTION_PERIOD_MS, SUBSCRIPTION_REMINDER_BEFORE_MS, SWEEP_BATCH } from "~/lib/constants";
 import { messages } from "~/lib/messages";
 import type { SubscriptionPlanInput } from "~/lib/schemas";

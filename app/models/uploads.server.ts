@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { sql } from "kysely";
 import sharp, { type Metadata } from "sharp";
-import type { Database, UploadKind } from "../../server/db/schema";
-import type { ImageStorage } from "../../server/storage";
+import type { Database, UploadKind } from "~/infra/db/schema";
+import type { ImageStorage } from "~/infra/storage";
 import { AVATAR_SIDE, UPLOAD_MAX_INPUT_PIXELS, UPLOAD_MAX_SIDE, UPLOAD_RATE_LIMIT } from "~/lib/constants";
 import { messages } from "~/lib/messages";
 import { rateLimitWindowCte } from "./rate-limit.server";

@@ -1,6 +1,6 @@
 import { sql, type Transaction } from "kysely";
-import type { DB, Database } from "../../server/db/schema";
-import type { Realtime } from "../../server/realtime";
+import type { DB, Database } from "~/infra/db/schema";
+import type { Realtime } from "~/infra/realtime";
 import type { ProfileInput } from "~/lib/schemas";
 import { publishNotifications, recordNotifications, welcomeNotification } from "./notification.server";
 

@@ -9,10 +9,10 @@ import { OffPlatformNotice, OffPlatformWarningDialog } from "~/components/off-pl
 import { Avatar } from "~/components/presence";
 import { useRealtime, useRealtimeEvent } from "~/components/realtime-provider";
 import { useVisualViewportHeight } from "~/components/use-visual-viewport-height";
-import { requireProfile } from "~/lib/auth.server";
+import { requireProfile } from "~/http/auth.server";
 import type { ChatMessageEvent } from "~/lib/chat-rules";
-import { sendChatMessage } from "~/lib/chat-send";
-import { roomTitle } from "~/lib/chat-view";
+import { sendChatMessage } from "~/components/chat-send";
+import { roomTitle } from "~/components/chat-view";
 import { CHAT_MESSAGE_MAX } from "~/lib/constants";
 import { messages as text } from "~/lib/messages";
 import * as offPlatformText from "~/lib/messages/off-platform";
@@ -24,7 +24,7 @@ import { RealtimeEvent } from "~/lib/realtime-events";
 import { roomPageQuerySchema, sendMessageSchema, uuidParam } from "~/lib/schemas";
 import { formatDateTime, isoString } from "~/lib/time";
 import { ChatError, getRoom, listMessages, markRead, type ChatMessage } from "~/models/chat.server";
-import { readFormData } from "~/lib/forms.server";
+import { readFormData } from "~/http/forms.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.title ?? "チャット");
 

@@ -2,8 +2,8 @@ import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run
 import { Link, useLoaderData } from "@remix-run/react";
 import { HiddenBadge } from "~/components/moderation-slots";
 import { Avatar } from "~/components/presence";
-import { requireProfile } from "~/lib/auth.server";
-import { roomTitle } from "~/lib/chat-view";
+import { requireProfile } from "~/http/auth.server";
+import { roomTitle } from "~/components/chat-view";
 import { CHAT_ROOMS_PAGE_SIZE } from "~/lib/constants";
 import { pageMeta } from "~/lib/meta";
 import { parseQuery } from "~/lib/params";

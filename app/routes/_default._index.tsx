@@ -7,7 +7,7 @@ import { RatingSummary } from "~/components/star-rating";
 import { HOME_EVENTS_MAX, HOME_GAMES_MAX, HOME_ONLINE_SELLERS_MAX, HOME_POSTS_MAX, PRODUCT_NAME } from "~/lib/constants";
 import { EXPLORE_DEFAULTS } from "~/lib/explore";
 import { formatNumber } from "~/lib/format";
-import { swallowed } from "~/lib/log.server";
+import { swallowed } from "~/http/log.server";
 import { pageMeta } from "~/lib/meta";
 import { formatDateTime, formatRelative, isoString } from "~/lib/time";
 import { listUpcoming } from "~/models/bookings.server";

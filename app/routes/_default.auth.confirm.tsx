@@ -5,8 +5,8 @@ import { ErrorList } from "~/components/forms";
 import { confirmLinkSchema, type ConfirmLinkType } from "~/lib/account-schemas";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
-import { readFormData } from "~/lib/forms.server";
-import { redirectWithToast } from "~/lib/toast.server";
+import { readFormData } from "~/http/forms.server";
+import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [...pageMeta("メールのリンクの確認"), { name: "robots", content: "noindex" }];
 

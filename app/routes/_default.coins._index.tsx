@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { CoinPackageChoices } from "~/components/coin-packages";
 import { formatNumber } from "~/lib/format";
-import { swallowed } from "~/lib/log.server";
+import { swallowed } from "~/http/log.server";
 import { pageMeta } from "~/lib/meta";
 import { getBalance } from "~/models/coins.server";
 

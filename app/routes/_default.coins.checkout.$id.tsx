@@ -2,12 +2,12 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { DetailRow } from "~/components/detail-row";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { CoinIcon } from "~/components/coin-purchase";
-import { requireProfile } from "~/lib/auth.server";
-import { coinUrls } from "~/lib/coins.server";
+import { CoinIcon } from "~/components/coin-icon";
+import { requireProfile } from "~/http/auth.server";
+import { coinUrls } from "~/http/coins.server";
 import { discountPercent } from "~/lib/constants";
 import { formatNumber } from "~/lib/format";
-import { swallowed } from "~/lib/log.server";
+import { swallowed } from "~/http/log.server";
 import { messages } from "~/lib/messages";
 import { coinErrorMessage } from "~/lib/error-messages";
 import { pageMeta } from "~/lib/meta";
@@ -15,7 +15,7 @@ import { parseParams } from "~/lib/params";
 import { checkoutFormSchema, idempotencyKeySchema } from "~/lib/schemas";
 import { CoinOrderError, findPackage, placeOrder } from "~/models/coin-orders.server";
 import { getBalance } from "~/models/coins.server";
-import { readFormData } from "~/lib/forms.server";
+import { readFormData } from "~/http/forms.server";
 
 export const meta: MetaFunction = () => pageMeta("購入内容の確認");
 

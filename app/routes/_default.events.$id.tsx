@@ -2,15 +2,15 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { Avatar } from "~/components/presence";
-import { requireProfile } from "~/lib/auth.server";
-import { readFormData } from "~/lib/forms.server";
+import { requireProfile } from "~/http/auth.server";
+import { readFormData } from "~/http/forms.server";
 import { messages } from "~/lib/messages";
 import { eventErrorMessage } from "~/lib/error-messages";
 import { pageMeta } from "~/lib/meta";
 import { parseParams } from "~/lib/params";
 import { eventActionSchema, uuidParam } from "~/lib/schemas";
 import { formatDateTime, isoString } from "~/lib/time";
-import { redirectWithToast } from "~/lib/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { EventError, getEvent, joinEvent, leaveEvent } from "~/models/events.server";
 
 const paramsSchema = z.object({ id: uuidParam });

@@ -3,10 +3,10 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { ErrorList, TextField } from "~/components/forms";
 import { forgotPasswordSchema } from "~/lib/account-schemas";
-import { authFormError } from "~/lib/auth.server";
+import { authFormError } from "~/http/auth.server";
 import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
 import { formRules } from "~/lib/form-rules.server";
-import { readFormData } from "~/lib/forms.server";
+import { readFormData } from "~/http/forms.server";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 

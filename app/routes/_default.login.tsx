@@ -1,14 +1,14 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useRouteLoaderData, useSearchParams, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useSearchParams, useLoaderData } from "@remix-run/react";
 import { CredentialsForm } from "~/components/credentials-form";
-import { afterSignIn, authFormError, redirectIfSignedIn } from "~/lib/auth.server";
+import { useRootData } from "~/components/root-data";
+import { afterSignIn, authFormError, redirectIfSignedIn } from "~/http/auth.server";
 import { formRules } from "~/lib/form-rules.server";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { loginSchema } from "~/lib/schemas";
-import type { loader as rootLoader } from "~/root";
-import { readFormData } from "~/lib/forms.server";
+import { readFormData } from "~/http/forms.server";
 
 export const meta: MetaFunction = () =>
   pageMeta("ログイン", "GamerMatchにメールアドレスとパスワードでログインして、チャットや通知、コインの購入を利用できます。");
@@ -39,7 +39,7 @@ export default function LoginPage() {
   const lastResult = actionData?.result;
   const [searchParams] = useSearchParams();
   const redirectTo = searchParams.get("redirectTo");
-  const discord = useRouteLoaderData<typeof rootLoader>("root")?.auth.discord;
+  const discord = useRootData()?.auth.discord;
   return (
     <section className="mx-auto max-w-md rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8" aria-labelledby="login-title">
       <h1 id="login-title" className="mb-6 text-2xl font-bold">

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Avatar } from "~/components/presence";
-import { requireProfile } from "~/lib/auth.server";
+import { requireProfile } from "~/http/auth.server";
 import { FOOTPRINTS_PAGE_SIZE } from "~/lib/constants";
 import { pageMeta } from "~/lib/meta";
 import { parseQuery } from "~/lib/params";

@@ -1,17 +1,17 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { ReportForm } from "~/components/report-form";
-import { requireProfile, safeRedirectPath } from "~/lib/auth.server";
+import { ReportForm, type ReportActionData } from "~/components/report-form";
+import { requireProfile, safeRedirectPath } from "~/http/auth.server";
 import type { ReportTargetType } from "~/lib/constants/moderation";
 import { reportErrorMessage } from "~/lib/error-messages";
 import { formRules } from "~/lib/form-rules.server";
-import { readFormData } from "~/lib/forms.server";
+import { readFormData } from "~/http/forms.server";
 import * as text from "~/lib/messages/reports";
 import { pageMeta } from "~/lib/meta";
 import { parseQuery } from "~/lib/params";
 import { reportFormSchema, reportQuerySchema } from "~/lib/report-schemas";
-import { redirectWithToast } from "~/lib/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { createReport, findReportTarget, ReportError } from "~/models/reports.server";
 
 export const meta: MetaFunction = () => pageMeta(text.title);
@@ -49,20 +49,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { user } = await requireProfile(request, context);
   const formData = await readFormData(request);
   const submission = parseWithZod(formData, { schema: reportFormSchema });
-  if (submission.status !== "success") return data({ result: submission.reply(), sent: null }, { status: 400 });
+  if (submission.status !== "success") return data({ result: submission.reply(), sent: null } satisfies ReportActionData, { status: 400 });
   const { redirectTo, ...input } = submission.value;
   let created: boolean;
   try {
     ({ created } = await createReport({ db: context.db, reporterId: user.id, ...input }));
   } catch (error) {
-    if (error instanceof ReportError) return data({ result: submission.reply({ formErrors: [reportErrorMessage(error.code)] }), sent: null }, { status: error.status });
+    if (error instanceof ReportError) return data({ result: submission.reply({ formErrors: [reportErrorMessage(error.code)] }), sent: null } satisfies ReportActionData, { status: error.status });
     throw error;
   }
   const sent = created ? text.sent : text.alreadySent;
   if (redirectTo) {
     throw await redirectWithToast(request, context.config, safeRedirectPath(redirectTo, defaultReturn(input.targetType, input.targetId)), { type: "success", title: sent });
   }
-  return data({ result: submission.reply({ resetForm: true }), sent }, { status: created ? 201 : 200 });
+  return data({ result: submission.reply({ resetForm: true }), sent } satisfies ReportActionData, { status: created ? 201 : 200 });
 }
 
 export default function ReportPage() {

@@ -4,13 +4,13 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { ErrorList } from "~/components/forms";
 import { NewPasswordFields } from "~/components/new-password-fields";
 import { resetPasswordSchema } from "~/lib/account-schemas";
-import { authFormError, requireUser } from "~/lib/auth.server";
+import { authFormError, requireUser } from "~/http/auth.server";
 import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
 import { formRules } from "~/lib/form-rules.server";
-import { readFormData } from "~/lib/forms.server";
+import { readFormData } from "~/http/forms.server";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
-import { redirectWithToast } from "~/lib/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [...pageMeta("新しいパスワードの設定"), { name: "robots", content: "noindex" }];
 

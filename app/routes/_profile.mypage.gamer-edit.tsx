@@ -3,17 +3,17 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { ErrorList, TextareaField, TextField } from "~/components/forms";
 import { Avatar } from "~/components/presence";
-import { requireUser, safeRedirectPath } from "~/lib/auth.server";
+import { requireUser, safeRedirectPath } from "~/http/auth.server";
 import { BIO_MAX, DISPLAY_NAME_MAX, GAME_RANK_MAX, UPLOAD_IMAGE_TYPES } from "~/lib/constants";
 import { messages } from "~/lib/messages";
 import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
 import { formRules } from "~/lib/form-rules.server";
 import { pageMeta } from "~/lib/meta";
 import { profileSchema } from "~/lib/schemas";
-import { redirectWithToast } from "~/lib/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { listGames } from "~/models/game.server";
 import { getProfile, saveProfile, UnknownGameError } from "~/models/user.server";
-import { readFormData } from "~/lib/forms.server";
+import { readFormData } from "~/http/forms.server";
 
 export const meta: MetaFunction = () => pageMeta("プロフィール編集");
 

@@ -3,7 +3,7 @@ import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { Avatar } from "~/components/presence";
 import { useRealtimeEvent } from "~/components/realtime-provider";
 import { useTicketReloads } from "~/components/use-ticket-reloads";
-import { requireProfile } from "~/lib/auth.server";
+import { requireProfile } from "~/http/auth.server";
 import { BOOKING_STATUS_LABELS, counterpartLabel } from "~/lib/booking-rules";
 import { formatMinutes } from "~/lib/booking-time";
 import { pageMeta } from "~/lib/meta";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { SignOutButton } from "~/components/sign-out-button";
-import { requireProfile } from "~/lib/auth.server";
+import { requireProfile } from "~/http/auth.server";
 import { pageMeta } from "~/lib/meta";
 
 export const meta: MetaFunction = () => pageMeta("設定");

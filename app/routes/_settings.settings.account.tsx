@@ -4,15 +4,15 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ErrorList, TextField } from "~/components/forms";
 import { leaveAccountSchema } from "~/lib/account-schemas";
-import { authFormError, requireUser } from "~/lib/auth.server";
+import { authFormError, requireUser } from "~/http/auth.server";
 import { getFormProps, useConstraintForm, type FieldMeta } from "~/lib/constraint-form";
 import type { FormRules } from "~/lib/form-rules";
 import { formRules } from "~/lib/form-rules.server";
-import { readFormData } from "~/lib/forms.server";
+import { readFormData } from "~/http/forms.server";
 import { formatNumber } from "~/lib/format";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
-import { redirectWithToast } from "~/lib/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { AccountError, leaveAccount, leavingSummary, openMatterReasons } from "~/models/account.server";
 
 export const meta: MetaFunction = () => pageMeta("退会");

@@ -3,13 +3,13 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ErrorList, TextField } from "~/components/forms";
 import { changeEmailSchema } from "~/lib/account-schemas";
-import { authFormError, requireProfile } from "~/lib/auth.server";
+import { authFormError, requireProfile } from "~/http/auth.server";
 import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
 import { formRules } from "~/lib/form-rules.server";
-import { readFormData } from "~/lib/forms.server";
+import { readFormData } from "~/http/forms.server";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
-import { redirectWithToast } from "~/lib/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => pageMeta("メールアドレスの変更");
 

@@ -4,13 +4,13 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { ErrorList, TextField } from "~/components/forms";
 import { NewPasswordFields } from "~/components/new-password-fields";
 import { changePasswordSchema } from "~/lib/account-schemas";
-import { authFormError, requireProfile } from "~/lib/auth.server";
+import { authFormError, requireProfile } from "~/http/auth.server";
 import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
 import { formRules } from "~/lib/form-rules.server";
-import { readFormData } from "~/lib/forms.server";
+import { readFormData } from "~/http/forms.server";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
-import { redirectWithToast } from "~/lib/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => pageMeta("パスワードの変更");
 

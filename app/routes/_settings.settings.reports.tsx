@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { requireProfile } from "~/lib/auth.server";
+import { requireProfile } from "~/http/auth.server";
 import type { ReportTargetType } from "~/lib/constants/moderation";
 import * as text from "~/lib/messages/reports";
 import { pageMeta } from "~/lib/meta";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Avatar } from "~/components/presence";
-import { requireProfile } from "~/lib/auth.server";
+import { requireProfile } from "~/http/auth.server";
 import { formatNumber } from "~/lib/format";
 import { pageMeta } from "~/lib/meta";
 import { formatDateTime, isoString } from "~/lib/time";

@@ -4,17 +4,17 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { CoinSlider } from "~/components/coin-slider";
 import { ErrorList, SelectField, TextareaField, TextField } from "~/components/forms";
 import { HiddenBadge } from "~/components/moderation-slots";
-import { requireProfile } from "~/lib/auth.server";
+import { requireProfile } from "~/http/auth.server";
 import { LISTING_DESCRIPTION_MAX, LISTING_MAX_UNITS, LISTING_MINUTES, LISTING_PRICE_MIN, LISTING_TITLE_MAX, LISTINGS_PER_SELLER_MAX } from "~/lib/constants";
 import { formatNumber } from "~/lib/format";
-import { readFormData } from "~/lib/forms.server";
+import { readFormData } from "~/http/forms.server";
 import { messages } from "~/lib/messages";
 import { bookingErrorMessage } from "~/lib/error-messages";
 import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
 import { formRules } from "~/lib/form-rules.server";
 import { pageMeta } from "~/lib/meta";
 import { listingSchema, listingStatusFormSchema, uuidParam } from "~/lib/schemas";
-import { redirectWithToast } from "~/lib/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { listGames } from "~/models/game.server";
 import { BookingError, getListing, listListings, updateListing, createListing } from "~/models/listings.server";
 

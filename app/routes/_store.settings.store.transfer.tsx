@@ -4,10 +4,10 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { DetailRow } from "~/components/detail-row";
 import { ErrorList, SelectField, TextField } from "~/components/forms";
-import { requireProfile } from "~/lib/auth.server";
+import { requireProfile } from "~/http/auth.server";
 import { BANK_ACCOUNT_HOLDER_MAX, BANK_ACCOUNT_NUMBER_DIGITS, BANK_ACCOUNT_TYPES, BANK_BRANCH_MAX, BANK_NAME_MAX, PAYOUT_FEE_YEN, PAYOUT_MIN_COINS, YEN_PER_COIN } from "~/lib/constants";
 import { formatNumber } from "~/lib/format";
-import { readFormData } from "~/lib/forms.server";
+import { readFormData } from "~/http/forms.server";
 import { messages } from "~/lib/messages";
 import { payoutErrorMessage } from "~/lib/error-messages";
 import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
@@ -18,7 +18,7 @@ import { payoutFormSchema, payoutSchema, type PayoutInput } from "~/lib/payout-s
 import { accountLine, accountTypeLabel, maskAccountNumber, payoutYen } from "~/lib/payouts";
 import { idempotencyKeySchema } from "~/lib/schemas";
 import { formatDateTime } from "~/lib/time";
-import { redirectWithToast } from "~/lib/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { CoinError, getBalance } from "~/models/coins.server";
 import { listPayouts, PayoutError, requestPayout } from "~/models/payouts.server";
 

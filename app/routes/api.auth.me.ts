@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiError, apiOk, requireApiUser } from "~/lib/api.server";
+import { apiError, apiOk, requireApiUser } from "~/http/api.server";
 import { messages } from "~/lib/messages";
 import { getProfile, listActiveSubscriptions } from "~/models/user.server";
 

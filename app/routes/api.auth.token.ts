@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiOk, requireApiUser } from "~/lib/api.server";
+import { apiOk, requireApiUser } from "~/http/api.server";
 
 /**
  * GET /api/auth/token: the session's current access token, for the browser's socket (PRODUCT §7). The session lives in

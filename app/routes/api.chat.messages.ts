@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiOk, chatErrorResponse, chatRefusalResponse, parseOrThrow, readJson, requireApiUser } from "~/lib/api.server";
+import { apiOk, chatErrorResponse, chatRefusalResponse, parseOrThrow, readJson, requireApiUser } from "~/http/api.server";
 import { listMessagesQuerySchema, sendMessageSchema } from "~/lib/schemas";
 import { listMessages } from "~/models/chat.server";
 

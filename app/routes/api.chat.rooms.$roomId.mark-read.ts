@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiOk, chatErrorResponse, parseOrThrow, requireApiUser } from "~/lib/api.server";
+import { apiOk, chatErrorResponse, parseOrThrow, requireApiUser } from "~/http/api.server";
 import { uuidParam } from "~/lib/schemas";
 import { ChatError, markRead } from "~/models/chat.server";
 

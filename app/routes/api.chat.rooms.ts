@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiOk, chatErrorResponse, parseOrThrow, readJson, requireApiUser } from "~/lib/api.server";
+import { apiOk, chatErrorResponse, parseOrThrow, readJson, requireApiUser } from "~/http/api.server";
 import { createRoomSchema, listRoomsQuerySchema } from "~/lib/schemas";
 import { createRoom, listRooms } from "~/models/chat.server";
 

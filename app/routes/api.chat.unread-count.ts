@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiOk, requireApiUser } from "~/lib/api.server";
+import { apiOk, requireApiUser } from "~/http/api.server";
 import { countUnread } from "~/models/chat.server";
 
 /** GET /api/chat/unread-count → `unreadCount` at the top level (SPEC §7). */

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiOk, requireApiUser } from "~/lib/api.server";
+import { apiOk, requireApiUser } from "~/http/api.server";
 import { getBalance } from "~/models/coins.server";
 
 /** GET /api/coins/balance → totalBalance (SPEC §7), with purchased and earned beside it. */

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiOk, parseOrThrow, requireApiUser } from "~/lib/api.server";
+import { apiOk, parseOrThrow, requireApiUser } from "~/http/api.server";
 import { coinHistoryQuerySchema } from "~/lib/schemas";
 import { listTransactions } from "~/models/coins.server";
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiError, apiOk, coinErrorResponse, parseOrThrow, readJson, requireApiUser, requireIdempotencyKey } from "~/lib/api.server";
-import { coinUrls } from "~/lib/coins.server";
+import { apiError, apiOk, coinErrorResponse, parseOrThrow, readJson, requireApiUser, requireIdempotencyKey } from "~/http/api.server";
+import { coinUrls } from "~/http/coins.server";
 import { messages } from "~/lib/messages";
 import { coinOrderSchema } from "~/lib/schemas";
 import { placeOrder } from "~/models/coin-orders.server";

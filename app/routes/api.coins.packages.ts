@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiOk, requireApiUser } from "~/lib/api.server";
+import { apiOk, requireApiUser } from "~/http/api.server";
 import { COIN_PACKAGES, discountPercent } from "~/lib/constants";
 
 /** GET /api/coins/packages → data.packages: the seven packages with their discount (PRODUCT §8). */

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiError, apiOk, bookingErrorResponse, parseOrThrow, readJson, requireApiUser, requireIdempotencyKey } from "~/lib/api.server";
+import { apiError, apiOk, bookingErrorResponse, parseOrThrow, readJson, requireApiUser, requireIdempotencyKey } from "~/http/api.server";
 import { messages } from "~/lib/messages";
 import { uuidParam } from "~/lib/schemas";
 import { purchaseSchema } from "~/lib/booking-schemas";

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiError, apiOk, bookingErrorResponse, parseOrThrow, readJson, requireApiUser } from "~/lib/api.server";
+import { apiError, apiOk, bookingErrorResponse, parseOrThrow, readJson, requireApiUser } from "~/http/api.server";
 import { messages } from "~/lib/messages";
 import { listingSchema, listListingsQuerySchema } from "~/lib/schemas";
 import { createListing, listListings } from "~/models/listings.server";

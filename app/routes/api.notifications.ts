@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiError, apiOk, parseOrThrow, requireApiUser } from "~/lib/api.server";
+import { apiError, apiOk, parseOrThrow, requireApiUser } from "~/http/api.server";
 import { messages } from "~/lib/messages";
 import { listNotificationsQuerySchema } from "~/lib/schemas";
 import { countUnreadNotifications, listNotifications, markAllNotificationsRead } from "~/models/notification.server";

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiError, apiOk, parseOrThrow, payoutErrorResponse, readJson, requireApiUser, requireIdempotencyKey } from "~/lib/api.server";
+import { apiError, apiOk, parseOrThrow, payoutErrorResponse, readJson, requireApiUser, requireIdempotencyKey } from "~/http/api.server";
 import { messages } from "~/lib/messages";
 import { payoutSchema } from "~/lib/payout-schemas";
 import { listPayouts, requestPayout } from "~/models/payouts.server";

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiError, apiOk, postErrorResponse, requireApiUser } from "~/lib/api.server";
+import { apiError, apiOk, postErrorResponse, requireApiUser } from "~/http/api.server";
 import { messages } from "~/lib/messages";
 import { uuidParam } from "~/lib/schemas";
 import { deletePost, getPost } from "~/models/posts.server";

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiError, apiOk, parseOrThrow, postErrorResponse, readJson, requireApiUser } from "~/lib/api.server";
+import { apiError, apiOk, parseOrThrow, postErrorResponse, readJson, requireApiUser } from "~/http/api.server";
 import { messages } from "~/lib/messages";
 import { postSchema } from "~/lib/schemas";
 import { createPost } from "~/models/posts.server";

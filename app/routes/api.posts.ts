@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiError, apiOk } from "~/lib/api.server";
+import { apiError, apiOk } from "~/http/api.server";
 import { messages } from "~/lib/messages";
 import { listPostsQuerySchema } from "~/lib/schemas";
 import { listPosts } from "~/models/posts.server";

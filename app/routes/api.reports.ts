@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiError, apiOk, parseOrThrow, readJson, reportErrorResponse, requireApiUser } from "~/lib/api.server";
+import { apiError, apiOk, parseOrThrow, readJson, reportErrorResponse, requireApiUser } from "~/http/api.server";
 import { messages } from "~/lib/messages";
 import { reportSchema } from "~/lib/report-schemas";
 import { createReport, listReports } from "~/models/reports.server";

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiError, apiOk, parseOrThrow, readJson, requireApiUser, reviewErrorResponse } from "~/lib/api.server";
+import { apiError, apiOk, parseOrThrow, readJson, requireApiUser, reviewErrorResponse } from "~/http/api.server";
 import { messages } from "~/lib/messages";
 import { reviewSchema } from "~/lib/schemas";
 import { submitReview } from "~/models/reviews.server";

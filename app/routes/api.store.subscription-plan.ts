@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiError, apiOk, parseOrThrow, readJson, requireApiUser, subscriptionErrorResponse } from "~/lib/api.server";
+import { apiError, apiOk, parseOrThrow, readJson, requireApiUser, subscriptionErrorResponse } from "~/http/api.server";
 import { messages } from "~/lib/messages";
 import { subscriptionPlanSchema } from "~/lib/schemas";
 import { getPlan, savePlan, withdrawPlan } from "~/models/subscriptions.server";

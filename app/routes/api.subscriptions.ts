@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiError, apiOk, parseOrThrow, readJson, requireApiUser, requireIdempotencyKey, subscriptionErrorResponse } from "~/lib/api.server";
+import { apiError, apiOk, parseOrThrow, readJson, requireApiUser, requireIdempotencyKey, subscriptionErrorResponse } from "~/http/api.server";
 import { messages } from "~/lib/messages";
 import { subscribeSchema } from "~/lib/schemas";
 import { subscribe } from "~/models/subscriptions.server";

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { apiError, apiOk, bookingErrorResponse, parseOrThrow, readJson, requireApiUser, requireIdempotencyKey } from "~/lib/api.server";
+import { apiError, apiOk, bookingErrorResponse, parseOrThrow, readJson, requireApiUser, requireIdempotencyKey } from "~/http/api.server";
 import { BOOKING_ACTIONS } from "~/lib/booking-rules";
 import { messages } from "~/lib/messages";
 import { extendSchema, uuidParam } from "~/lib/schemas";

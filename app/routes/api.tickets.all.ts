@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiOk, requireApiUser } from "~/lib/api.server";
+import { apiOk, requireApiUser } from "~/http/api.server";
 import { listTickets } from "~/models/bookings.server";
 
 /** GET /api/tickets/all → data.tickets: the caller's bookings as buyer and seller, newest first (SPEC §3, §7). */

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiOk, requireApiUser } from "~/lib/api.server";
+import { apiOk, requireApiUser } from "~/http/api.server";
 import { listUserCommunities } from "~/models/communities.server";
 
 /** GET /api/user/communities → `{success, data: {communities}}`: the caller's communities (the post dialog's choice). */

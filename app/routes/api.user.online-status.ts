@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiError, apiOk, requireApiUser } from "~/lib/api.server";
+import { apiError, apiOk, requireApiUser } from "~/http/api.server";
 import { messages } from "~/lib/messages";
 import { markSeen } from "~/models/presence.server";
 

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiError, apiOk, readJson, requireApiUser } from "~/lib/api.server";
+import { apiError, apiOk, readJson, requireApiUser } from "~/http/api.server";
 import { messages } from "~/lib/messages";
 import { profileSchema } from "~/lib/schemas";
 import { saveProfile, UnknownGameError } from "~/models/user.server";

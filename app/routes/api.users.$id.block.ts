@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiError, apiOk, chatErrorResponse, requireApiUser } from "~/lib/api.server";
+import { apiError, apiOk, chatErrorResponse, requireApiUser } from "~/http/api.server";
 import { messages } from "~/lib/messages";
 import { uuidParam } from "~/lib/schemas";
 import { blockUser, ChatError, unblockUser } from "~/models/chat.server";

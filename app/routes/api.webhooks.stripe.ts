@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiError, apiOk } from "~/lib/api.server";
+import { apiError, apiOk } from "~/http/api.server";
 import { WEBHOOK_BODY_MAX_BYTES } from "~/lib/constants";
 import { messages } from "~/lib/messages";
 import { paymentEventSchema } from "~/lib/schemas";

@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { log } from "~/lib/logger.server";
+import { log } from "~/infra/logger.server";
 
 /** Where Supabase sends the browser back after Discord: trade the PKCE code for a session, then go to the site root. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

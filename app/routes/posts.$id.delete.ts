@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { requireUser, safeRedirectPath } from "~/lib/auth.server";
-import { readFormData } from "~/lib/forms.server";
+import { requireUser, safeRedirectPath } from "~/http/auth.server";
+import { readFormData } from "~/http/forms.server";
 import { messages } from "~/lib/messages";
 import { parseParams } from "~/lib/params";
 import { uuidParam } from "~/lib/schemas";
-import { redirectWithToast } from "~/lib/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { deletePost, PostError } from "~/models/posts.server";
 import { z } from "zod";
 

@@ -13,14 +13,15 @@ import {
   SIGN_IN_RATE_LIMIT,
   USER_METADATA_MAX_BYTES,
 } from "../../app/lib/constants";
+import { createTokenVerifier, signAccessToken } from "../../app/infra/auth/jwt";
+import { hashPassword, verifyPassword } from "../../app/infra/auth/passwords";
+import type { LocalAuthHandler } from "../../app/infra/auth/session";
+import type { Database, OneTimeTokenType } from "../../app/infra/db/schema";
 import { messages } from "../../app/lib/messages";
 import { isStorableJson, isStorableText } from "../../app/lib/schemas";
 import { formatDateTime } from "../../app/lib/time";
 import { enqueueMail } from "../../app/models/mail-outbox.server";
 import { countRateLimitEvents, recordRateLimitEvent } from "../../app/models/rate-limit.server";
-import type { Database, OneTimeTokenType } from "../db/schema";
-import { createTokenVerifier, signAccessToken } from "./jwt";
-import { hashPassword, verifyPassword } from "./passwords";
 
 /**
  * The part of the Supabase Auth (GoTrue) HTTP API that supabase-js uses, served by the app itself
@@ -29,7 +30,6 @@ import { hashPassword, verifyPassword } from "./passwords";
  * Requests and responses have GoTrue's shapes, errors included, so supabase-js and @supabase/ssr
  * work against it unchanged. Mails go through the outbox in the same transaction (ADR 027).
  */
-export type LocalAuthHandler = (request: Request, info: { clientIp: string }) => Promise<Response>;
 
 interface AuthUserRow {
   id: string;
@@ -94,7 +94,7 @@ export function createLocalAuthHandler({
   /** Sign-up waits for the address to be confirmed by mail (AUTH_CONFIRM_EMAIL). */
   confirmEmail?: boolean;
   clock?: () => Date;
-  /** Told after a user's sessions were revoked (all, or all but one): their sockets close (server/realtime.ts). */
+  /** Told after a user's sessions were revoked (all, or all but one): their sockets close (app/infra/realtime.ts). */
   onSessionsEnded?: (userId: string, options: { keepSessionId?: string }) => Promise<void>;
 }): LocalAuthHandler {
   const verify = createTokenVerifier({ secret: jwtSecret });

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from "../config";
+import { ConfigError, loadConfig } from "../../app/infra/config";
 import { prepareDatabase } from "./prepare";
 
 // `npm run db:migrate`: the same migrations (and first-run seed) the server applies at start-up.

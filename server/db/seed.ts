@@ -3,12 +3,12 @@ import { creditPurchase, holdInEscrow, refundEscrow, releaseEscrow, transfer } f
 import { DateTime } from "luxon";
 import { ACCEPT_DEADLINE_MS, DEFAULT_PLATFORM_FEE_PERCENT, DISPLAY_TIME_ZONE } from "../../app/lib/constants";
 import { chatStartedNotification, recordNotifications, welcomeNotification } from "../../app/models/notification.server";
-import { hashPassword } from "../auth/passwords";
+import { hashPassword } from "../../app/infra/auth/passwords";
 import type { Transaction } from "kysely";
 import sharp from "sharp";
 import { storeImage } from "../../app/models/uploads.server";
-import type { ImageStorage } from "../storage";
-import type { DB, Database, NewGame } from "./schema";
+import type { ImageStorage } from "../../app/infra/storage";
+import type { DB, Database, NewGame } from "../../app/infra/db/schema";
 
 /**
  * Demo data for an empty database, so a newcomer sees a living site. Each feature adds its part

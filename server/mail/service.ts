@@ -2,11 +2,11 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import { deliverDueMail, type OutboxMail } from "../../app/models/mail-outbox.server";
-import type { AppConfig } from "../config";
-import type { DatabaseHandle } from "../db";
+import type { AppConfig } from "../../app/infra/config";
+import type { DatabaseHandle } from "../../app/infra/db";
 import type { SweepJob } from "../sweeper";
 import { renderMail, type RenderedMail } from "./templates";
-import { log } from "../../app/lib/logger.server";
+import { log } from "../../app/infra/logger.server";
 
 export interface MailService {
   /** Sends what is due now; a pass under way is joined, and one more follows it if woken meanwhile. */

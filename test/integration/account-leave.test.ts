@@ -9,8 +9,8 @@ import { creditPurchase, getBalance, holdInEscrow, ledgerProblems, transfer } fr
 import { createListing } from "~/models/listings.server";
 import { decidePayout } from "~/models/payouts.server";
 import { lockPresentUsers } from "~/models/user.server";
-import { signAccessToken } from "../../server/auth/jwt";
-import type { Realtime } from "../../server/realtime";
+import { signAccessToken } from "../../app/infra/auth/jwt";
+import type { Realtime } from "../../app/infra/realtime";
 import { createBrowserMember, PASSWORD, signUp, supabaseFor } from "../support/auth";
 import { testEngine } from "../support/database";
 import { connectSocket } from "../support/sockets";

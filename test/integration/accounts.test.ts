@@ -2,7 +2,7 @@ import { createServerClient } from "@supabase/ssr";
 import { SignJWT } from "jose";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signAnonKey } from "../../server/auth/jwt";
+import { signAnonKey } from "../../app/infra/auth/jwt";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../server/db/seed";
 import { PASSWORD, signUp, supabaseFor, uniqueEmail } from "../support/auth";
 import { CookieJar } from "../support/cookies";

@@ -6,7 +6,7 @@ import { blockUser } from "~/models/chat.server";
 import { CoinError, creditPurchase, getBalance, ledgerProblems } from "~/models/coins.server";
 import { createListing, updateListing, type Listing } from "~/models/listings.server";
 import type { BookingAction } from "~/lib/booking-rules";
-import type { Realtime } from "../../server/realtime";
+import type { Realtime } from "../../app/infra/realtime";
 import { startSweeper } from "../../server/sweeper";
 import { createTestDatabase, testEngine, type TestDatabase } from "../support/database";
 

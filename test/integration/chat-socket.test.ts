@@ -1,7 +1,7 @@
 import type { Socket } from "socket.io-client";
 import { describe, expect, it } from "vitest";
 import { createChatSender, type ChatSendInput } from "../../app/models/chat-sender.server";
-import type { Realtime } from "../../server/realtime";
+import type { Realtime } from "../../app/infra/realtime";
 import { createMember, type Member } from "../support/auth";
 import { collect, settle, serverWithSockets } from "../support/sockets";
 

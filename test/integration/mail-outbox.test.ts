@@ -5,7 +5,7 @@ import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MAIL_CLAIM_MS, MAIL_RETRY } from "~/lib/constants";
 import { claimDueMail, enqueueMail, mailRetryDelayMs } from "~/models/mail-outbox.server";
-import { loadConfig } from "../../server/config";
+import { loadConfig } from "../../app/infra/config";
 import { startMailService, type MailService } from "../../server/mail/service";
 import { createTestDatabase, testEngine, type TestDatabase } from "../support/database";
 import { startTestMailServer, type TestMailServer } from "../support/mail";

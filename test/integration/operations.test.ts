@@ -6,7 +6,7 @@ import path from "node:path";
 import { createClient } from "@supabase/supabase-js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { signAnonKey } from "../../server/auth/jwt";
+import { signAnonKey } from "../../app/infra/auth/jwt";
 import { createMember, uniqueEmail } from "../support/auth";
 import { startBuiltServer, type BuiltServer } from "../support/built-server";
 import { freshGet } from "../support/fresh-request";

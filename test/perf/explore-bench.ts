@@ -21,10 +21,10 @@ import { listEvents } from "../../app/models/events.server";
 import { listPopularGames } from "../../app/models/game.server";
 import { searchListings } from "../../app/models/listings.server";
 import { listPosts } from "../../app/models/posts.server";
-import { hashPassword } from "../../server/auth/passwords";
-import { openDatabase, type Database, type DatabaseHandle } from "../../server/db";
+import { hashPassword } from "../../app/infra/auth/passwords";
+import { openDatabase, type Database, type DatabaseHandle } from "../../app/infra/db";
 import { migrateToLatest } from "../../server/db/migrate";
-import type { DB } from "../../server/db/schema";
+import type { DB } from "../../app/infra/db/schema";
 import { seedDemoData } from "../../server/db/seed";
 import { admin, adminUrl, databaseUrl } from "./bench-database";
 

@@ -15,7 +15,7 @@ import { sql } from "kysely";
 import pg from "pg";
 import { CoinError, creditPurchase, ledgerProblems, transfer } from "../../app/models/coins.server";
 import { DEFAULT_PLATFORM_FEE_PERCENT } from "../../app/lib/constants";
-import { openDatabase, type DatabaseHandle } from "../../server/db";
+import { openDatabase, type DatabaseHandle } from "../../app/infra/db";
 import { migrateToLatest } from "../../server/db/migrate";
 import { admin, adminUrl, databaseUrl } from "./bench-database";
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createClient } from "@supabase/supabase-js";
 import WebSocket from "ws";
-import { signAnonKey } from "../../server/auth/jwt";
+import { signAnonKey } from "../../app/infra/auth/jwt";
 import { CookieJar } from "./cookies";
 import type { TestServer } from "./server";
 

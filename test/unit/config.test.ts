@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, parseEnv } from "../../server/config";
+import { ConfigError, loadConfig, parseEnv } from "../../app/infra/config";
 
 const dirs: string[] = [];
 const tempDir = () => {

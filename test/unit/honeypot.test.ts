@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { honeypotFor, isSpam } from "~/lib/honeypot.server";
+import { honeypotFor, isSpam } from "~/http/honeypot.server";
 
 const form = (fields: Record<string, string | Blob>) => {
   const data = new FormData();

@@ -1,4 +1,4 @@
-import { messages } from "./messages";
+import { messages } from "~/lib/messages";
 
 /**
  * A form action's body. One that is not a form (another Content-Type, a broken multipart body) is a 400 like any

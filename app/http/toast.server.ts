@@ -1,6 +1,6 @@
 import { createCookieSessionStorage, redirect } from "@remix-run/node";
-import type { AppConfig } from "../../server/config";
-import { toastSchema, type Toast, type ToastInput } from "./toast";
+import type { AppConfig } from "~/infra/config";
+import { toastSchema, type Toast, type ToastInput } from "~/lib/toast";
 
 const TOAST_KEY = "toast";
 

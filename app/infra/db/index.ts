@@ -2,7 +2,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
-import { log } from "../../app/lib/logger.server";
+import { log } from "~/infra/logger.server";
 import { PGliteDialect } from "./pglite-dialect";
 import type { Database, DB } from "./schema";
 

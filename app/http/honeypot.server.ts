@@ -1,5 +1,5 @@
 import { Honeypot, SpamError } from "remix-utils/honeypot/server";
-import type { AppConfig } from "../../server/config";
+import type { AppConfig } from "~/infra/config";
 
 /** The spam trap of public forms, keyed by the configured (or generated) HONEYPOT_SECRET. */
 export function honeypotFor(config: Pick<AppConfig, "HONEYPOT_SECRET">) {

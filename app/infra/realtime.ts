@@ -1,5 +1,5 @@
 import type { Server as SocketServer } from "socket.io";
-import { userChannel, roomChannel, type RealtimeEventName } from "../app/lib/realtime-events";
+import { userChannel, roomChannel, type RealtimeEventName } from "~/lib/realtime-events";
 import type { AuthUser } from "./auth/session";
 
 /**

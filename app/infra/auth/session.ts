@@ -2,11 +2,10 @@ import { createServerClient, parseCookieHeader, serializeCookieHeader } from "@s
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { sql } from "kysely";
 import WebSocket from "ws";
-import type { AppConfig } from "../config";
-import type { Database } from "../db/schema";
+import type { AppConfig } from "~/infra/config";
+import type { Database } from "~/infra/db/schema";
 import { createTokenVerifier, signAnonKey, type AccessTokenClaims } from "./jwt";
-import { createLocalAuthHandler, type LocalAuthHandler } from "./local-auth";
-import { log } from "../../app/lib/logger.server";
+import { log } from "~/infra/logger.server";
 
 /** The signed-in caller of one request, from a verified access token. */
 export interface AuthUser {
@@ -39,9 +38,13 @@ export interface RequestInfo {
   appendSetCookie(value: string): void;
 }
 
+/**
+ * The embedded auth server's endpoints (/auth/v1/*, server/auth/local-auth.ts) as one fetch handler. The host makes
+ * it and hands it in, so that this module, which models and routes stand on, does not stand on the auth server.
+ */
+export type LocalAuthHandler = (request: Request, info: { clientIp: string }) => Promise<Response>;
+
 export interface AuthService {
-  /** Set when the app is its own auth server (no SUPABASE_URL). */
-  localAuth: LocalAuthHandler | undefined;
   /** The user of an access token, verified (sockets authenticate with it). */
   authenticate(accessToken: string): Promise<AuthUser | null>;
   forRequest(info: RequestInfo): RequestAuth;
@@ -50,20 +53,15 @@ export interface AuthService {
 export async function createAuthService({
   config,
   db,
-  clock,
-  onSessionsEnded,
+  localAuth,
 }: {
   config: AppConfig;
   db: Database;
-  /** The time one-time links are issued and checked at (tests move it). */
-  clock?: () => Date;
-  /** Told when a user's sessions were revoked, so their sockets can close. */
-  onSessionsEnded?: (userId: string, options: { keepSessionId?: string }) => Promise<void>;
+  /** The embedded auth server; given exactly when there is no SUPABASE_URL. */
+  localAuth: LocalAuthHandler | undefined;
 }): Promise<AuthService> {
   const local = !config.SUPABASE_URL;
-  const localAuth = local
-    ? createLocalAuthHandler({ db, jwtSecret: config.SUPABASE_JWT_SECRET!, confirmEmail: config.AUTH_CONFIRM_EMAIL, clock, onSessionsEnded })
-    : undefined;
+  if (local !== !!localAuth) throw new Error("auth: the embedded auth server is needed exactly when SUPABASE_URL is unset");
   const anonKey = config.SUPABASE_ANON_KEY ?? (await signAnonKey(config.SUPABASE_JWT_SECRET!));
   const verifyToken = createTokenVerifier({
     secret: config.SUPABASE_JWT_SECRET,
@@ -97,7 +95,6 @@ export async function createAuthService({
   };
 
   return {
-    localAuth,
     authenticate,
     forRequest(info) {
       const supabaseUrl = config.SUPABASE_URL ?? info.origin;

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
-import type { AuthUser } from "../../server/auth/session";
+import type { AuthUser } from "~/infra/auth/session";
 import type { z } from "zod";
-import { idempotencyKeySchema } from "./schemas";
+import { idempotencyKeySchema } from "~/lib/schemas";
 import { ChatError } from "~/models/chat.server";
 import type { ChatRefusal } from "~/models/chat-sender.server";
 import { CoinOrderError } from "~/models/coin-orders.server";
@@ -12,8 +12,8 @@ import { PostError } from "~/models/posts.server";
 import { ReportError } from "~/models/reports.server";
 import { ReviewError } from "~/models/reviews.server";
 import { SubscriptionError } from "~/models/subscriptions.server";
-import { messages } from "./messages";
-import { bookingErrorMessage, chatErrorMessage, coinErrorMessage, payoutErrorMessage, postErrorMessage, reportErrorMessage, reviewErrorMessage, subscriptionErrorMessage } from "./error-messages";
+import { messages } from "~/lib/messages";
+import { bookingErrorMessage, chatErrorMessage, coinErrorMessage, payoutErrorMessage, postErrorMessage, reportErrorMessage, reviewErrorMessage, subscriptionErrorMessage } from "~/lib/error-messages";
 
 /** The JSON envelope of PRODUCT §8: `{success:true, …}` or `{success:false, error:{code, message}}`. */
 export function apiOk<T extends Record<string, unknown>>(body: T, init?: ResponseInit) {

@@ -1,4 +1,4 @@
-import { log } from "./logger.server";
+import { log } from "~/infra/logger.server";
 
 /**
  * For reads whose failure the product swallows (SPEC §8: notifications, counts): logs the error and

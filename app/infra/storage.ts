@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { createClient } from "@supabase/supabase-js";
 import WebSocket from "ws";
-import { UPLOAD_CACHE_MAX_AGE_SECONDS } from "../app/lib/constants";
+import { UPLOAD_CACHE_MAX_AGE_SECONDS } from "~/lib/constants";
 import type { AppConfig } from "./config";
 
 /**

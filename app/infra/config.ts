@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { DEFAULT_PLATFORM_FEE_PERCENT, OVERLOAD_DEFAULTS } from "../app/lib/constants";
+import { DEFAULT_PLATFORM_FEE_PERCENT, OVERLOAD_DEFAULTS } from "~/lib/constants";
 
 /**
  * Every environment variable the server reads, validated once at start-up.

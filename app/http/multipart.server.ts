@@ -1,6 +1,6 @@
 import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
-import { UPLOAD_FIELD_MAX_BYTES, UPLOAD_FORM_MAX_FIELDS, UPLOAD_FORM_OVERHEAD_BYTES } from "./constants";
-import { messages } from "./messages";
+import { UPLOAD_FIELD_MAX_BYTES, UPLOAD_FORM_MAX_FIELDS, UPLOAD_FORM_OVERHEAD_BYTES } from "~/lib/constants";
+import { messages } from "~/lib/messages";
 import { UploadError } from "~/models/uploads.server";
 
 export interface UploadForm {

@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, jwtVerify, SignJWT, type JWTPayload } from "jose";
-import { ACCESS_TOKEN_TTL_SECONDS } from "../../app/lib/constants";
+import { ACCESS_TOKEN_TTL_SECONDS } from "~/lib/constants";
 
 /** The claims of a Supabase access token (PRODUCT §3). */
 export interface AccessTokenClaims extends JWTPayload {

@@ -1,0 +1,34 @@
+import type { Server as SocketServer } from "socket.io";
+import type { ChatSender } from "./models/chat-sender.server";
+import type { RequestAuth } from "./infra/auth/session";
+import type { AppConfig } from "./infra/config";
+import type { Database } from "./infra/db/schema";
+import type { Payments } from "./infra/payments";
+import type { Realtime } from "./infra/realtime";
+import type { ImageStorage } from "./infra/storage";
+
+/** What every loader and action receives as `context`. Tests build their own. */
+export interface AppContext {
+  db: Database;
+  io: SocketServer;
+  config: AppConfig;
+  cspNonce: string;
+  /** The caller of this request (see app/infra/auth/session.ts). */
+  auth: RequestAuth;
+  /** The one way to emit realtime events (app/infra/realtime.ts). */
+  realtime: Realtime;
+  /** How chat messages people type are stored and announced: group commit (app/models/chat-sender.server.ts). */
+  chat: ChatSender;
+  /** How coins are paid for: the test provider or Stripe (app/infra/payments.ts). */
+  payments: Payments;
+  /** Where uploaded images are stored: DATA_DIR/uploads or a Supabase Storage bucket (app/infra/storage.ts). */
+  storage: ImageStorage;
+}
+
+declare module "@remix-run/server-runtime" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface AppLoadContext extends AppContext {}
+  interface Future {
+    v3_singleFetch: true;
+  }
+}
