@@ -1,6 +1,6 @@
 import { Link, useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import type { PostPage } from "~/models/posts.server";
+import type { Post, PostPage } from "~/models/posts.server";
 import { PostCard } from "./post-card";
 
 /**
@@ -42,13 +42,7 @@ export function PostList({ page, viewerId, emptyText }: { page: PostPage; viewer
   if (posts.length === 0) return <p className="rounded-xl bg-white p-8 text-center text-slate-600 ring-1 ring-slate-200">{emptyText}</p>;
   return (
     <div className="space-y-4">
-      <ul className="space-y-4" aria-label="投稿一覧">
-        {posts.map((post) => (
-          <li key={post.id}>
-            <PostCard post={post} viewerId={viewerId} redirectTo={here} />
-          </li>
-        ))}
-      </ul>
+      <PostCards posts={posts} viewerId={viewerId} redirectTo={here} />
       {nextHref ? (
         <Link
           ref={more}
@@ -66,5 +60,18 @@ export function PostList({ page, viewerId, emptyText }: { page: PostPage; viewer
         <p className="text-center text-sm text-slate-500">これ以上の投稿はありません</p>
       )}
     </div>
+  );
+}
+
+/** The 投稿一覧 itself: one card a post; a card's forms (delete, report) come back to `redirectTo`. */
+export function PostCards({ posts, viewerId, redirectTo }: { posts: Post[]; viewerId: string | null; redirectTo: string }) {
+  return (
+    <ul className="space-y-4" aria-label="投稿一覧">
+      {posts.map((post) => (
+        <li key={post.id}>
+          <PostCard post={post} viewerId={viewerId} redirectTo={redirectTo} />
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -1,14 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { ApiError } from "~/lib/api-client";
 import { counterpartLabel } from "~/lib/booking-rules";
-import { REVIEW_COMMENT_MAX, REVIEW_TIP_MIN } from "~/lib/constants";
 import { messages } from "~/lib/messages";
 import { reviewErrorMessage } from "~/lib/error-messages";
-import { canSubmitReview, commentCounter, commentTooLong, createReviewFlow, initialReviewState, type ReviewState, type ReviewTarget } from "~/lib/review-form";
+import { canSubmitReview, createReviewFlow, initialReviewState, type ReviewState, type ReviewTarget } from "~/lib/review-form";
 import { useAuth } from "./auth-provider";
-import { BuyCoinsLink, COINS_CHANGED_EVENT } from "./coin-purchase";
-import { CoinSlider } from "./coin-slider";
+import { COINS_CHANGED_EVENT } from "./coin-purchase";
 import { Avatar } from "./presence";
+import { ReviewCommentField, ReviewErrorAlert, ReviewTipField } from "./review-fields";
 import { StarRating } from "./star-rating";
 
 /**
@@ -61,7 +60,6 @@ export default function ReviewDialogBody({
 
   const role = counterpartLabel(!target.isBuyer);
   const busy = state.phase === "submitting";
-  const counterId = "review-comment-counter";
 
   return (
     <dialog
@@ -99,39 +97,9 @@ export default function ReviewDialogBody({
             }}
           >
             <StarRating name="rating" value={state.rating} onChange={(rating) => flow.setRating(rating)} />
-            <div>
-              <label htmlFor="review-comment" className="field-label">
-                コメント（任意）
-              </label>
-              <textarea
-                id="review-comment"
-                name="comment"
-                rows={4}
-                value={state.comment}
-                onChange={(event) => flow.setComment(event.target.value)}
-                aria-describedby={counterId}
-                aria-invalid={commentTooLong(state.comment) || undefined}
-                className="field-input"
-              />
-              <p id={counterId} className={`mt-1 text-right text-xs ${commentTooLong(state.comment) ? "font-semibold text-red-700" : "text-slate-600"}`}>
-                {commentCounter(state.comment)}
-                {commentTooLong(state.comment) ? `（${messages.validation.maxLength(REVIEW_COMMENT_MAX)}）` : null}
-              </p>
-            </div>
-            {target.isBuyer ? (
-              <div>
-                <CoinSlider name="tipAmount" label="チップ（任意）" min={REVIEW_TIP_MIN} defaultValue={state.tipAmount} onChange={(tip) => flow.setTip(tip)} />
-                <p className="mt-1 text-xs text-slate-600">チップは手数料を差し引いて販売者の売上になります。</p>
-              </div>
-            ) : null}
-            {state.error ? (
-              <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm text-red-700">
-                {state.error}
-                {state.insufficient ? (
-                  <BuyCoinsLink className="ml-2 font-semibold underline">コインを購入</BuyCoinsLink>
-                ) : null}
-              </p>
-            ) : null}
+            <ReviewCommentField id="review-comment" value={state.comment} onChange={(comment) => flow.setComment(comment)} />
+            {target.isBuyer ? <ReviewTipField defaultValue={state.tipAmount} onChange={(tip) => flow.setTip(tip)} /> : null}
+            <ReviewErrorAlert error={state.error} insufficient={state.insufficient} />
             <button type="submit" className="btn-primary w-full" disabled={!canSubmitReview(state)} aria-busy={busy || undefined}>
               {busy ? "送信中…" : "レビューを送信する"}
             </button>

@@ -2,10 +2,11 @@ import { sql, type Transaction } from "kysely";
 import { closeLocalAccount } from "~/infra/auth/close-account";
 import type { DB, Database } from "~/infra/db/schema";
 import type { Realtime } from "~/infra/realtime";
+import { log } from "~/infra/logger.server";
 import type { ImageStorage } from "~/infra/storage";
+import { DomainError } from "~/lib/domain-error";
 import { messages } from "~/lib/messages";
 import { forfeitBalance, getBalance, lockWallet } from "./coins.server";
-import { log } from "~/infra/logger.server";
 
 /**
  * Leaving the service (退会, PRODUCT §3, ADR 028). Refused while something is open that another person or the money
@@ -29,13 +30,13 @@ export interface OpenMatters {
   requestedPayouts: number;
 }
 
-export class AccountError extends Error {
+export class AccountError extends DomainError<409, "open_matters" | "already_left"> {
   constructor(
-    readonly status: 409,
-    readonly code: "open_matters" | "already_left",
+    status: 409,
+    code: "open_matters" | "already_left",
     readonly matters?: OpenMatters,
   ) {
-    super(code);
+    super(status, code);
   }
 }
 

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { ChatMessageMetadata, ChatMessageType, ChatRoomType, Database } from "~/infra/db/schema";
 import type { Realtime } from "~/infra/realtime";
 import { CHAT_MESSAGES_PAGE_SIZE } from "~/lib/constants";
+import { DomainError } from "~/lib/domain-error";
 import { RealtimeEvent } from "~/lib/realtime-events";
 import { chatStartedNotification, publishNotifications, recordNotifications } from "./notification.server";
 import { onlineFor } from "./presence.server";
@@ -39,14 +40,7 @@ export interface ChatRoom {
 }
 
 /** A chat rule was broken; the route answers its status with its Japanese message. */
-export class ChatError extends Error {
-  constructor(
-    readonly status: 403 | 404 | 422 | 429,
-    readonly code: string,
-  ) {
-    super(code);
-  }
-}
+export class ChatError extends DomainError<403 | 404 | 422 | 429, string> {}
 
 const directKey = (a: string, b: string) => [a, b].sort().join(":");
 

@@ -3,6 +3,7 @@ import type { CoinOrdersTable, DB, Database } from "~/infra/db/schema";
 import type { Payments } from "~/infra/payments";
 import type { Realtime } from "~/infra/realtime";
 import { COIN_PACKAGES } from "~/lib/constants";
+import { DomainError } from "~/lib/domain-error";
 import { messages } from "~/lib/messages";
 import { RealtimeEvent } from "~/lib/realtime-events";
 import { creditPurchase, getBalance } from "./coins.server";
@@ -14,14 +15,7 @@ import { log } from "~/infra/logger.server";
  * at most once, and only paying it credits coins, through the ledger, in the transaction that marks it paid.
  */
 
-export class CoinOrderError extends Error {
-  constructor(
-    readonly status: 404 | 409 | 502,
-    readonly code: "package_not_found" | "idempotency_conflict" | "provider_failed",
-  ) {
-    super(code);
-  }
-}
+export class CoinOrderError extends DomainError<404 | 409 | 502, "package_not_found" | "idempotency_conflict" | "provider_failed"> {}
 
 /** An order as the API and the pages show it. */
 export interface CoinOrder {

@@ -1,5 +1,6 @@
 import { sql, type Transaction } from "kysely";
 import type { DB, Database } from "~/infra/db/schema";
+import { DomainError } from "~/lib/domain-error";
 
 /**
  * The ledger: the only code that changes a coin balance (PRODUCT §4, §5; CONVENTIONS "Money and deadlines").
@@ -28,14 +29,7 @@ export type CoinTransactionKind =
   | "forfeit";
 
 /** A ledger rule was broken; routes answer its status with its Japanese message. */
-export class CoinError extends Error {
-  constructor(
-    readonly status: 404 | 409 | 422,
-    readonly code: "insufficient_coins" | "escrow_not_found" | "escrow_settled" | "invalid_amount",
-  ) {
-    super(code);
-  }
-}
+export class CoinError extends DomainError<404 | 409 | 422, "insufficient_coins" | "escrow_not_found" | "escrow_settled" | "invalid_amount"> {}
 
 export interface Wallet {
   purchased: number;

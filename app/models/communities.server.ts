@@ -1,5 +1,6 @@
 import type { Database } from "~/infra/db/schema";
 import { COMMUNITY_MEMBERS_SHOWN } from "~/lib/constants";
+import { DomainError } from "~/lib/domain-error";
 
 /**
  * Communities (PRODUCT §4; issue 16): a group around a game that people with a profile join and post into. The member
@@ -7,14 +8,7 @@ import { COMMUNITY_MEMBERS_SHOWN } from "~/lib/constants";
  * really written or removed, so it stays exact however many join or leave at once (ADR 022).
  */
 
-export class CommunityError extends Error {
-  constructor(
-    readonly status: 403 | 404,
-    readonly code: "community_not_found" | "profile_required",
-  ) {
-    super(code);
-  }
-}
+export class CommunityError extends DomainError<403 | 404, "community_not_found" | "profile_required"> {}
 
 export interface CommunityMember {
   uid: string;
@@ -98,6 +92,17 @@ export async function listUserCommunities({ db, userId }: { db: Database; userId
   return rows.map(toSummary);
 }
 
+/** Moves a community's member count kept in its row (joined +1, left -1) and answers the new count. */
+async function countMember(trx: Database, communityId: string, by: 1 | -1) {
+  const { members_count } = await trx
+    .updateTable("communities")
+    .set((eb) => ({ members_count: eb("members_count", "+", by) }))
+    .where("id", "=", communityId)
+    .returning("members_count")
+    .executeTakeFirstOrThrow();
+  return members_count;
+}
+
 /**
  * Joins the community (a second join is a no-op). One transaction: the membership row is inserted unless it exists,
  * and the count moves only when it was inserted.
@@ -115,13 +120,8 @@ export async function joinCommunity({ db, userId, slug }: { db: Database; userId
       .returning("user_id")
       .executeTakeFirst();
     if (!inserted) return { joined: false, community: toSummary(row) };
-    const { members_count } = await trx
-      .updateTable("communities")
-      .set((eb) => ({ members_count: eb("members_count", "+", 1) }))
-      .where("id", "=", row.id)
-      .returning("members_count")
-      .executeTakeFirstOrThrow();
-    return { joined: true, community: { ...toSummary(row), membersCount: members_count } };
+    const membersCount = await countMember(trx, row.id, 1);
+    return { joined: true, community: { ...toSummary(row), membersCount } };
   });
 }
 
@@ -132,12 +132,7 @@ export async function leaveCommunity({ db, userId, slug }: { db: Database; userI
     if (!row) throw new CommunityError(404, "community_not_found");
     const deleted = await trx.deleteFrom("community_members").where("community_id", "=", row.id).where("user_id", "=", userId).returning("user_id").executeTakeFirst();
     if (!deleted) return { left: false, community: toSummary(row) };
-    const { members_count } = await trx
-      .updateTable("communities")
-      .set((eb) => ({ members_count: eb("members_count", "-", 1) }))
-      .where("id", "=", row.id)
-      .returning("members_count")
-      .executeTakeFirstOrThrow();
-    return { left: true, community: { ...toSummary(row), membersCount: members_count } };
+    const membersCount = await countMember(trx, row.id, -1);
+    return { left: true, community: { ...toSummary(row), membersCount } };
   });
 }

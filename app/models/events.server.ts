@@ -2,6 +2,7 @@ import type { Transaction } from "kysely";
 import type { DB, Database } from "~/infra/db/schema";
 import type { Realtime } from "~/infra/realtime";
 import { EVENT_PARTICIPANTS_SHOWN, EVENT_REMINDER_BATCH, EVENT_REMINDER_BEFORE_MS, EVENTS_PAGE_SIZE, SWEEP_BATCH } from "~/lib/constants";
+import { DomainError } from "~/lib/domain-error";
 import { messages } from "~/lib/messages";
 import { formatDateTime } from "~/lib/time";
 import { publishNotifications, recordNotifications, type NotificationInput, type PendingNotifications } from "./notification.server";
@@ -15,14 +16,7 @@ import { publishNotifications, recordNotifications, type NotificationInput, type
 
 type Trx = Transaction<DB>;
 
-export class EventError extends Error {
-  constructor(
-    readonly status: 403 | 404 | 409,
-    readonly code: "event_not_found" | "event_full" | "event_started" | "profile_required",
-  ) {
-    super(code);
-  }
-}
+export class EventError extends DomainError<403 | 404 | 409, "event_not_found" | "event_full" | "event_started" | "profile_required"> {}
 
 export interface EventSummary {
   id: string;

@@ -1,4 +1,4 @@
-import type { Transaction } from "kysely";
+import { sql, type Transaction } from "kysely";
 import type { DB } from "~/infra/db/schema";
 
 /**
@@ -20,6 +20,15 @@ export interface HiddenOutcome {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MESSAGE_ID = /^[1-9][0-9]{0,17}$/;
 
+/** Where each kind of item lives, whose it is, and what its id looks like. */
+const TARGETS: Record<HiddenTargetType, { table: keyof DB; owner: string; id: RegExp }> = {
+  post: { table: "posts", owner: "author_id", id: UUID },
+  chat_message: { table: "chat_messages", owner: "sender_id", id: MESSAGE_ID },
+  listing: { table: "listings", owner: "seller_id", id: UUID },
+  // A review's rating totals follow its hidden_at by trigger (migration 0017).
+  review: { table: "reviews", owner: "reviewer_id", id: UUID },
+};
+
 /**
  * Hides (`hidden: true`) or restores an item inside the caller's transaction, holding its row; answers its owner
  * (author, sender, seller or reviewer) and whether it changed, or null when there is no such item (also for an id of
@@ -39,41 +48,16 @@ export async function setHidden({
   hidden: boolean;
   now?: Date;
 }): Promise<HiddenOutcome | null> {
-  const hiddenAt = hidden ? now : null;
-  switch (targetType) {
-    case "post": {
-      if (!UUID.test(targetId)) return null;
-      const row = await trx.selectFrom("posts").select(["author_id as owner", "hidden_at"]).where("id", "=", targetId).forUpdate().executeTakeFirst();
-      if (!row) return null;
-      const changed = (row.hidden_at !== null) !== hidden;
-      if (changed) await trx.updateTable("posts").set({ hidden_at: hiddenAt }).where("id", "=", targetId).execute();
-      return { ownerId: row.owner, changed };
-    }
-    case "chat_message": {
-      if (!MESSAGE_ID.test(targetId)) return null;
-      const id = Number(targetId);
-      const row = await trx.selectFrom("chat_messages").select(["sender_id as owner", "hidden_at"]).where("id", "=", id).forUpdate().executeTakeFirst();
-      if (!row) return null;
-      const changed = (row.hidden_at !== null) !== hidden;
-      if (changed) await trx.updateTable("chat_messages").set({ hidden_at: hiddenAt }).where("id", "=", id).execute();
-      return { ownerId: row.owner, changed };
-    }
-    case "listing": {
-      if (!UUID.test(targetId)) return null;
-      const row = await trx.selectFrom("listings").select(["seller_id as owner", "hidden_at"]).where("id", "=", targetId).forUpdate().executeTakeFirst();
-      if (!row) return null;
-      const changed = (row.hidden_at !== null) !== hidden;
-      if (changed) await trx.updateTable("listings").set({ hidden_at: hiddenAt }).where("id", "=", targetId).execute();
-      return { ownerId: row.owner, changed };
-    }
-    case "review": {
-      if (!UUID.test(targetId)) return null;
-      const row = await trx.selectFrom("reviews").select(["reviewer_id as owner", "hidden_at"]).where("id", "=", targetId).forUpdate().executeTakeFirst();
-      if (!row) return null;
-      const changed = (row.hidden_at !== null) !== hidden;
-      // The rating totals follow by trigger (migration 0017).
-      if (changed) await trx.updateTable("reviews").set({ hidden_at: hiddenAt }).where("id", "=", targetId).execute();
-      return { ownerId: row.owner, changed };
-    }
-  }
+  const target = TARGETS[targetType];
+  if (!target.id.test(targetId)) return null;
+  const table = sql.table(target.table);
+  const {
+    rows: [row],
+  } = await sql<{ owner: string; hidden: boolean }>`
+    select ${sql.ref(target.owner)} as owner, hidden_at is not null as hidden from ${table} where id = ${targetId} for update
+  `.execute(trx);
+  if (!row) return null;
+  const changed = row.hidden !== hidden;
+  if (changed) await sql`update ${table} set hidden_at = ${hidden ? now : null} where id = ${targetId}`.execute(trx);
+  return { ownerId: row.owner, changed };
 }

@@ -1,6 +1,7 @@
 import { sql, type AliasedRawBuilder, type SqlBool } from "kysely";
 import type { Database, DB, ListingStatus } from "~/infra/db/schema";
 import { EXPLORE_PAGE_SIZE, EXPLORE_QUERY_WORDS_MAX, LISTINGS_PER_SELLER_MAX, ONLINE_WINDOW_MS } from "~/lib/constants";
+import { DomainError } from "~/lib/domain-error";
 import type { ExploreFilters } from "~/lib/explore";
 import type { ListingInput } from "~/lib/schemas";
 import { NOBODY, onlineFor } from "./presence.server";
@@ -12,14 +13,14 @@ import { toRating, type Rating } from "./reviews.server";
  */
 
 /** A listing or booking rule was broken; routes answer its status with its Japanese message (bookingErrorMessage). */
-export class BookingError extends Error {
+export class BookingError extends DomainError<400 | 403 | 404 | 409 | 422, string> {
   constructor(
-    readonly status: 400 | 403 | 404 | 409 | 422,
-    readonly code: string,
+    status: 400 | 403 | 404 | 409 | 422,
+    code: string,
     /** A sentence for the person, when the rule has more to say than its code (which state, from when). */
     readonly reason?: string,
   ) {
-    super(code);
+    super(status, code);
   }
 }
 

@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import type { Database, PayoutRequestsTable, PayoutStatus } from "~/infra/db/schema";
 import type { Realtime } from "~/infra/realtime";
 import { PAYOUT_HISTORY_MAX } from "~/lib/constants";
+import { DomainError } from "~/lib/domain-error";
 import { messages } from "~/lib/messages";
 import type { PayoutInput } from "~/lib/payout-schemas";
 import { accountLine, maskAccountNumber, payoutYen } from "~/lib/payouts";
@@ -19,14 +20,7 @@ import { publishNotifications, recordNotifications, type NotificationInput } fro
  * sees has it masked (`****567`).
  */
 
-export class PayoutError extends Error {
-  constructor(
-    readonly status: 403 | 404 | 409,
-    readonly code: "profile_required" | "idempotency_conflict" | "payout_not_found" | "already_decided" | "payout_held",
-  ) {
-    super(code);
-  }
-}
+export class PayoutError extends DomainError<403 | 404 | 409, "profile_required" | "idempotency_conflict" | "payout_not_found" | "already_decided" | "payout_held"> {}
 
 /** A payout request as pages and the API show it: the account number masked. */
 export interface Payout {

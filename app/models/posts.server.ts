@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { Database } from "~/infra/db/schema";
 import type { ImageStorage } from "~/infra/storage";
 import { POST_RATE_LIMIT } from "~/lib/constants";
+import { DomainError } from "~/lib/domain-error";
 import { looksLikeOffPlatformPayment } from "~/lib/off-platform";
 import { POST_CURSOR_PATTERN, type PostInput } from "~/lib/schemas";
 import { NOBODY } from "./presence.server";
@@ -14,14 +15,7 @@ import { acceptUpload, findOwnUpload } from "./uploads.server";
  * draw it with its width and height. Who sees a post is decided here, once, for every page and API that lists them.
  */
 
-export class PostError extends Error {
-  constructor(
-    readonly status: 400 | 403 | 404 | 429,
-    readonly code: "image_not_found" | "profile_required" | "post_not_found" | "rate_limited" | "not_community_member",
-  ) {
-    super(code);
-  }
-}
+export class PostError extends DomainError<400 | 403 | 404 | 429, "image_not_found" | "profile_required" | "post_not_found" | "rate_limited" | "not_community_member"> {}
 
 export interface PostImage {
   url: string;

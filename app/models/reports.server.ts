@@ -1,6 +1,7 @@
 import { sql, type Transaction } from "kysely";
 import type { DB, Database, ReportReason, ReportStatus, ReportTargetType } from "~/infra/db/schema";
 import { REPORTS_LIST_MAX, REPORTS_PER_DAY, REPORTS_WINDOW_MS } from "~/lib/constants/moderation";
+import { DomainError } from "~/lib/domain-error";
 import type { ReportInput } from "~/lib/report-schemas";
 import { getPost } from "./posts.server";
 import { lockPresentUsers } from "./user.server";
@@ -13,14 +14,7 @@ import { lockPresentUsers } from "./user.server";
  * twentieth. A reporter sees their own reports only, and of the operators' decision only whether there was one.
  */
 
-export class ReportError extends Error {
-  constructor(
-    readonly status: 403 | 404 | 422 | 429,
-    readonly code: "profile_required" | "target_not_found" | "self_report" | "rate_limited",
-  ) {
-    super(code);
-  }
-}
+export class ReportError extends DomainError<403 | 404 | 422 | 429, "profile_required" | "target_not_found" | "self_report" | "rate_limited"> {}
 
 /** A report as its reporter (and only they) sees it. */
 export interface Report {

@@ -1,5 +1,6 @@
 import type { Database } from "~/infra/db/schema";
 import type { Realtime } from "~/infra/realtime";
+import { DomainError } from "~/lib/domain-error";
 import { messages } from "~/lib/messages";
 import type { ReviewInput } from "~/lib/schemas";
 import { transfer } from "./coins.server";
@@ -13,14 +14,7 @@ import { lockPresentUsers } from "./user.server";
  * review's own transaction, so a review with a tip exists exactly when the coins moved.
  */
 
-export class ReviewError extends Error {
-  constructor(
-    readonly status: 403 | 404 | 409,
-    readonly code: "booking_not_found" | "not_completed" | "already_reviewed" | "tip_buyer_only" | "blocked" | "user_left",
-  ) {
-    super(code);
-  }
-}
+export class ReviewError extends DomainError<403 | 404 | 409, "booking_not_found" | "not_completed" | "already_reviewed" | "tip_buyer_only" | "blocked" | "user_left"> {}
 
 export interface Rating {
   /** The mean of the stars, one decimal; null with no reviews. */

@@ -2,6 +2,7 @@ import { sql, type Transaction } from "kysely";
 import type { DB, Database } from "~/infra/db/schema";
 import type { Realtime } from "~/infra/realtime";
 import { SUBSCRIPTION_PERIOD_MS, SUBSCRIPTION_REMINDER_BEFORE_MS, SWEEP_BATCH } from "~/lib/constants";
+import { DomainError } from "~/lib/domain-error";
 import { messages } from "~/lib/messages";
 import type { SubscriptionPlanInput } from "~/lib/schemas";
 import { formatDateTime } from "~/lib/time";
@@ -18,14 +19,7 @@ import { lockPresentUsers } from "./user.server";
 
 type Trx = Transaction<DB>;
 
-export class SubscriptionError extends Error {
-  constructor(
-    readonly status: 403 | 404 | 409 | 422,
-    readonly code: "self_subscription" | "no_plan" | "blocked" | "idempotency_conflict" | "profile_required",
-  ) {
-    super(code);
-  }
-}
+export class SubscriptionError extends DomainError<403 | 404 | 409 | 422, "self_subscription" | "no_plan" | "blocked" | "idempotency_conflict" | "profile_required"> {}
 
 export interface Plan {
   sellerId: string;

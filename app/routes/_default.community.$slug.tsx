@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { IntentButton } from "~/components/forms";
 import { NewPostLink, useReloadOnNewPost } from "~/components/post-dialog";
 import { PostList } from "~/components/post-list";
 import { Avatar } from "~/components/presence";
@@ -90,20 +91,14 @@ export default function CommunityPage() {
               <NewPostLink className="btn-primary" community={{ id: community.id, slug: community.slug }}>
                 このコミュニティに投稿
               </NewPostLink>
-              <Form method="post">
-                <input type="hidden" name="intent" value="leave" />
-                <button type="submit" className="btn-secondary" disabled={submitting}>
-                  退会する
-                </button>
-              </Form>
+              <IntentButton intent="leave" className="btn-secondary" disabled={submitting}>
+                退会する
+              </IntentButton>
             </>
           ) : (
-            <Form method="post">
-              <input type="hidden" name="intent" value="join" />
-              <button type="submit" className="btn-primary" disabled={submitting}>
-                参加する
-              </button>
-            </Form>
+            <IntentButton intent="join" className="btn-primary" disabled={submitting}>
+              参加する
+            </IntentButton>
           )}
         </div>
       </header>

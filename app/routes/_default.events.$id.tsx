@@ -1,6 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
+import { IntentButton } from "~/components/forms";
 import { Avatar } from "~/components/presence";
 import { requireProfile } from "~/http/auth.server";
 import { readFormData } from "~/http/forms.server";
@@ -109,12 +110,9 @@ export default function EventPage() {
       ) : event.seatsLeft === 0 ? (
         <p className="rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900">{messages.events.full}</p>
       ) : (
-        <Form method="post">
-          <input type="hidden" name="intent" value="join" />
-          <button type="submit" className="btn-primary" disabled={submitting}>
-            参加する
-          </button>
-        </Form>
+        <IntentButton intent="join" className="btn-primary" disabled={submitting}>
+          参加する
+        </IntentButton>
       )}
 
       <section aria-labelledby="participants-title" className="space-y-3">

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
+import { GameSelect } from "~/components/game-select";
 import { pageMeta } from "~/lib/meta";
 import { parseQuery } from "~/lib/params";
 import { eventListQuerySchema } from "~/lib/schemas";
@@ -39,19 +40,7 @@ export default function EventsPage() {
       <div className="space-y-3">
         <h1 className="text-2xl font-bold">イベント</h1>
         <Form method="get" className="flex flex-wrap items-end gap-2">
-          <div>
-            <label htmlFor="event-game" className="field-label">
-              ゲーム
-            </label>
-            <select id="event-game" name="game" defaultValue={game} className="field-input">
-              <option value="">すべてのゲーム</option>
-              {games.map((g) => (
-                <option key={g.slug} value={g.slug}>
-                  {g.name}
-                </option>
-              ))}
-            </select>
-          </div>
+          <GameSelect id="event-game" games={games} defaultValue={game} />
           <button type="submit" className="btn-secondary">
             絞り込む
           </button>

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
+import { GameSelect } from "~/components/game-select";
 import { ListingCard } from "~/components/listing-card";
 import { coinSliderSteps } from "~/lib/coin-slider";
 import { EXPLORE_PAGE_MAX, LISTING_MINUTES } from "~/lib/constants";
@@ -79,19 +80,7 @@ export default function ExplorePage() {
           </button>
         </div>
         <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
-          <div className="col-span-2 sm:col-span-1 lg:col-span-2">
-            <label htmlFor="explore-game" className="field-label">
-              ゲーム
-            </label>
-            <select id="explore-game" name="game" defaultValue={filters.game ?? ""} className="field-input w-full">
-              <option value="">すべてのゲーム</option>
-              {games.map((game) => (
-                <option key={game.slug} value={game.slug}>
-                  {game.name}
-                </option>
-              ))}
-            </select>
-          </div>
+          <GameSelect id="explore-game" games={games} defaultValue={filters.game ?? ""} className="col-span-2 sm:col-span-1 lg:col-span-2" selectClassName="field-input w-full" />
           <PriceSelect id="explore-min-price" name="minPrice" label="価格（下限）" value={filters.minPrice} />
           <PriceSelect id="explore-max-price" name="maxPrice" label="価格（上限）" value={filters.maxPrice} />
           <div>

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GameCover } from "~/components/game-cover";
 import { ListingCard } from "~/components/listing-card";
-import { PostCard } from "~/components/post-card";
+import { PostCards } from "~/components/post-list";
 import { GAME_PAGE_EVENTS_MAX, GAME_PAGE_POSTS_MAX, GAME_PAGE_SELLERS_MAX } from "~/lib/constants";
 import { formatNumber } from "~/lib/format";
 import { EXPLORE_DEFAULTS } from "~/lib/explore";
@@ -136,13 +136,7 @@ export default function GamePage() {
         {posts.length === 0 ? (
           <p className="rounded-xl bg-white p-6 text-slate-600 ring-1 ring-slate-200">まだこのゲームのコミュニティへの投稿はありません。</p>
         ) : (
-          <ul className="space-y-4" aria-label="投稿一覧">
-            {posts.map((post) => (
-              <li key={post.id}>
-                <PostCard post={post} viewerId={viewerId} redirectTo={here} />
-              </li>
-            ))}
-          </ul>
+          <PostCards posts={posts} viewerId={viewerId} redirectTo={here} />
         )}
       </section>
     </article>

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { GameSelect } from "~/components/game-select";
 import { ListingCard } from "~/components/listing-card";
 import { GAME_SLUG_MAX, LISTINGS_PAGE_SIZE, PAGE_NUMBER_MAX } from "~/lib/constants";
 import { pageMeta } from "~/lib/meta";
@@ -48,19 +49,7 @@ export default function TicketsPage() {
       </div>
       <Form method="get" className="flex flex-wrap items-end gap-2">
         {seller ? <input type="hidden" name="seller" value={seller} /> : null}
-        <div>
-          <label htmlFor="game-filter" className="field-label">
-            ゲーム
-          </label>
-          <select id="game-filter" name="game" defaultValue={game} className="field-input">
-            <option value="">すべてのゲーム</option>
-            {games.map((item) => (
-              <option key={item.slug} value={item.slug}>
-                {item.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <GameSelect id="game-filter" games={games} defaultValue={game} />
         <button type="submit" className="btn-primary min-h-10">
           絞り込む
         </button>

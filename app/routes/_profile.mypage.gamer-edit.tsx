@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { ErrorList, TextareaField, TextField } from "~/components/forms";
+import { ErrorList, IntentButton, TextareaField, TextField } from "~/components/forms";
 import { Avatar } from "~/components/presence";
 import { requireUser, safeRedirectPath } from "~/http/auth.server";
 import { BIO_MAX, DISPLAY_NAME_MAX, GAME_RANK_MAX, UPLOAD_IMAGE_TYPES } from "~/lib/constants";
@@ -139,12 +139,9 @@ function AvatarForms({ name, avatarUrl }: { name: string; avatarUrl: string | nu
           </button>
         </Form>
         {avatarUrl ? (
-          <Form method="post" action="/mypage/avatar">
-            <input type="hidden" name="intent" value="remove" />
-            <button type="submit" className="text-sm text-slate-700 underline">
-              画像を削除
-            </button>
-          </Form>
+          <IntentButton intent="remove" action="/mypage/avatar" className="text-sm text-slate-700 underline">
+            画像を削除
+          </IntentButton>
         ) : null}
       </div>
     </section>

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import { Link, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { z } from "zod";
+import { IntentButton } from "~/components/forms";
 import { GameChips } from "~/components/game-chips";
 import { NewPostLink } from "~/components/post-dialog";
 import { Avatar } from "~/components/presence";
@@ -118,12 +119,9 @@ export default function ProfileLayout() {
                   チャットする
                 </Link>
               )}
-              <Form method="post" action={base}>
-                <input type="hidden" name="intent" value={blocks.byViewer ? "unblock" : "block"} />
-                <button type="submit" className="btn-secondary">
-                  {blocks.byViewer ? "ブロックを解除" : "ブロックする"}
-                </button>
-              </Form>
+              <IntentButton intent={blocks.byViewer ? "unblock" : "block"} action={base} className="btn-secondary">
+                {blocks.byViewer ? "ブロックを解除" : "ブロックする"}
+              </IntentButton>
               <ReportLink type="user" id={profile.uid} className="btn-secondary" />
             </>
           ) : (

@@ -1,15 +1,12 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { BuyCoinsLink } from "~/components/coin-purchase";
-import { CoinSlider } from "~/components/coin-slider";
 import { ErrorList } from "~/components/forms";
 import { Avatar } from "~/components/presence";
+import { ReviewCommentField, ReviewErrorAlert, ReviewTipField } from "~/components/review-fields";
 import { StarRating } from "~/components/star-rating";
 import { requireProfile } from "~/http/auth.server";
 import { counterpartLabel } from "~/lib/booking-rules";
-import { REVIEW_COMMENT_MAX, REVIEW_TIP_MIN } from "~/lib/constants";
-import { formatNumber } from "~/lib/format";
 import { readFormData } from "~/http/forms.server";
 import { swallowed } from "~/http/log.server";
 import { messages } from "~/lib/messages";
@@ -91,38 +88,9 @@ export default function ReviewPage() {
             <StarRating name="rating" defaultValue={Number(values.rating)} invalid={!!fieldErrors.rating?.length} errorId="rating-error" />
             <ErrorList id="rating-error" errors={fieldErrors.rating} />
           </div>
-          <div>
-            <label htmlFor="comment" className="field-label">
-              コメント（任意）
-            </label>
-            <textarea
-              id="comment"
-              name="comment"
-              rows={4}
-              defaultValue={values.comment ?? ""}
-              aria-describedby="comment-hint"
-              aria-invalid={fieldErrors.comment?.length ? true : undefined}
-              className="field-input"
-            />
-            <p id="comment-hint" className="mt-1 text-xs text-slate-600">
-              {REVIEW_COMMENT_MAX}文字以内
-            </p>
-            <ErrorList errors={fieldErrors.comment} />
-          </div>
-          {ticket.isSeller ? null : (
-            <div>
-              <CoinSlider name="tipAmount" label="チップ（任意）" min={REVIEW_TIP_MIN} defaultValue={Number(values.tipAmount ?? 0)} errors={fieldErrors.tipAmount} />
-              <p className="mt-1 text-xs text-slate-600">
-                チップは手数料を差し引いて販売者の売上になります。残高：{formatNumber(balance ?? 0)}コイン
-              </p>
-            </div>
-          )}
-          {actionData?.error ? (
-            <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm text-red-700">
-              {actionData.error}
-              {actionData.insufficient ? <BuyCoinsLink className="ml-2 font-semibold underline">コインを購入</BuyCoinsLink> : null}
-            </p>
-          ) : null}
+          <ReviewCommentField id="comment" defaultValue={values.comment} errors={fieldErrors.comment} />
+          {ticket.isSeller ? null : <ReviewTipField defaultValue={Number(values.tipAmount ?? 0)} errors={fieldErrors.tipAmount} balance={balance ?? 0} />}
+          <ReviewErrorAlert error={actionData?.error} insufficient={!!actionData?.insufficient} />
           <button type="submit" className="btn-primary w-full" disabled={submitting}>
             {submitting ? "送信中…" : "レビューを送信する"}
           </button>
