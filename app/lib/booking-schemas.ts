@@ -2,11 +2,11 @@ import { z } from "zod";
 import { BOOKING_NOTE_MAX } from "./constants";
 import { messages } from "./messages";
 import { idempotencyKeySchema, multiLineText, unitsField } from "./schemas";
-import { parseTime } from "./time";
+import { parseTime } from "./time.server";
 
 /**
- * The booking's schemas. Apart from ~/lib/schemas because reading a start time needs the date parser of ~/lib/time,
- * which the pages that only validate text (sign-in, sign-up, inquiry) should not download.
+ * The booking's schemas. Apart from ~/lib/schemas because reading a start time needs luxon (~/lib/time.server), which
+ * only the server loads.
  */
 
 /**

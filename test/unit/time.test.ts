@@ -1,6 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { formatMinutes, suggestedStart, toDateTimeLocal } from "~/lib/booking-time";
-import { formatDate, formatDateTime, formatDayHeading, formatRelative, formatTime, isoString, parseTime, tokyoDateKey } from "~/lib/time";
+import { formatDate, formatDateTime, formatDayHeading, formatRelative, formatTime, isoString, readTime, tokyoDateKey } from "~/lib/time";
+import { parseTime } from "~/lib/time.server";
 
 // 2026-11-22 12:30:00 UTC is 21:30 in Tokyo.
 const UTC_MS = Date.UTC(2026, 10, 22, 12, 30, 0);
@@ -25,8 +27,8 @@ describe("parseTime: the timestamp rule of SPEC §3", () => {
   it("reads ISO, SQL and RFC 2822 date strings, and Dates", () => {
     expect(formatDateTime("2026-11-22T12:30:00Z")).toBe("2026/11/22 21:30");
     expect(formatDateTime("2026-11-22T21:30:00+09:00")).toBe("2026/11/22 21:30");
-    expect(formatDateTime("2026-11-22 12:30:00+00")).toBe("2026/11/22 21:30");
-    expect(formatDateTime("Sun, 22 Nov 2026 12:30:00 +0000")).toBe("2026/11/22 21:30");
+    expect(formatDateTime(parseTime("2026-11-22 12:30:00+00")!)).toBe("2026/11/22 21:30");
+    expect(formatDateTime(parseTime("Sun, 22 Nov 2026 12:30:00 +0000")!)).toBe("2026/11/22 21:30");
     expect(formatDateTime(new Date(UTC_MS))).toBe("2026/11/22 21:30");
   });
 
@@ -49,7 +51,42 @@ describe("parseTime: the timestamp rule of SPEC §3", () => {
   });
 });
 
-describe("parseTime: the strings luxon read before (fromISO, fromRFC2822, fromSQL)", () => {
+describe("readTime: the times the app writes, read alike on the server and in the browser", () => {
+  const read = (text: string) => readTime(text)?.toISOString() ?? null;
+  const instant = new Date(UTC_MS).toISOString();
+
+  it("reads JSON's Dates, PostgreSQL's JSON timestamps, isoString's own and a datetime-local value", () => {
+    expect(read("2026-11-22T12:30:00.000Z")).toBe(instant);
+    expect(read("2026-11-22T12:30:00.123456+00:00")).toBe("2026-11-22T12:30:00.123Z");
+    expect(read("2026-11-22T21:30:00.000+09:00")).toBe(instant);
+    expect(read("2026-11-22T21:30")).toBe(instant);
+    expect(read("2026-11-22")).toBe("2026-11-21T15:00:00.000Z");
+    expect(read("+012026-11-22T12:30:00.000Z")).toBe("+012026-11-22T12:30:00.000Z");
+  });
+
+  it("leaves the API's other date strings to the server's parser: a dash, not a guess", () => {
+    expect(readTime("2026-11-22 12:30:00+00")).toBeNull();
+    expect(readTime("Sun, 22 Nov 2026 12:30:00 +0000")).toBeNull();
+    expect(readTime("2026-W47-7T21:30")).toBeNull();
+    expect(readTime("2026-11-22T21:30:00[Asia/Tokyo]")).toBeNull();
+    expect(formatDateTime("2026-11-22 12:30:00+00")).toBe("—");
+  });
+
+  it("reads back every instant as JSON and isoString write it, and agrees with the server's parser", () => {
+    // From 1900: before 1888 Tokyo kept its local mean time (+09:18:59), which an offset in whole minutes cannot write.
+    const instants = fc.date({ min: new Date("1900-01-01T00:00:00Z"), max: new Date("9999-12-31T23:59:59Z"), noInvalidDate: true });
+    fc.assert(
+      fc.property(instants, (date) => {
+        for (const text of [date.toISOString(), JSON.parse(JSON.stringify(date)) as string, isoString(date)]) {
+          expect(readTime(text)?.getTime()).toBe(date.getTime());
+          expect(parseTime(text)?.getTime()).toBe(date.getTime());
+        }
+      }),
+    );
+  });
+});
+
+describe("parseTime (server, luxon): the strings the API reads (fromISO, fromRFC2822, fromSQL)", () => {
   const read = (text: string) => parseTime(text)?.toISOString() ?? null;
   const instant = new Date(UTC_MS).toISOString();
 
