@@ -75,3 +75,16 @@ function LockedPost({ post }: { post: Post }) {
     </div>
   );
 }
+
+/** The 投稿一覧 itself: one card a post; a card's forms (delete, report) come back to `redirectTo`. */
+export function PostCards({ posts, viewerId, redirectTo }: { posts: Post[]; viewerId: string | null; redirectTo: string }) {
+  return (
+    <ul className="space-y-4" aria-label="投稿一覧">
+      {posts.map((post) => (
+        <li key={post.id}>
+          <PostCard post={post} viewerId={viewerId} redirectTo={redirectTo} />
+        </li>
+      ))}
+    </ul>
+  );
+}

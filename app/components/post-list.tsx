@@ -1,7 +1,7 @@
 import { Link, useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import type { Post, PostPage } from "~/models/posts.server";
-import { PostCard } from "./post-card";
+import type { PostPage } from "~/models/posts.server";
+import { PostCards } from "./post-card";
 
 /**
  * Posts a page at a time. Without JavaScript the 「もっと見る」 link loads the next page (`?cursor=`); with it, the
@@ -60,18 +60,5 @@ export function PostList({ page, viewerId, emptyText }: { page: PostPage; viewer
         <p className="text-center text-sm text-slate-500">これ以上の投稿はありません</p>
       )}
     </div>
-  );
-}
-
-/** The 投稿一覧 itself: one card a post; a card's forms (delete, report) come back to `redirectTo`. */
-export function PostCards({ posts, viewerId, redirectTo }: { posts: Post[]; viewerId: string | null; redirectTo: string }) {
-  return (
-    <ul className="space-y-4" aria-label="投稿一覧">
-      {posts.map((post) => (
-        <li key={post.id}>
-          <PostCard post={post} viewerId={viewerId} redirectTo={redirectTo} />
-        </li>
-      ))}
-    </ul>
   );
 }

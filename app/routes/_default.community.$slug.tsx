@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useNavigation } from "@remix-run/react";
-import { IntentButton } from "~/components/forms";
+import { IntentButton } from "~/components/intent-button";
 import { NewPostLink, useReloadOnNewPost } from "~/components/post-dialog";
 import { PostList } from "~/components/post-list";
 import { Avatar } from "~/components/presence";

@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { IntentButton } from "~/components/forms";
+import { IntentButton } from "~/components/intent-button";
 import { Avatar } from "~/components/presence";
 import { requireProfile } from "~/http/auth.server";
 import { readFormData } from "~/http/forms.server";

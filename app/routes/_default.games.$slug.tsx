@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GameCover } from "~/components/game-cover";
 import { ListingCard } from "~/components/listing-card";
-import { PostCards } from "~/components/post-list";
+import { PostCards } from "~/components/post-card";
 import { GAME_PAGE_EVENTS_MAX, GAME_PAGE_POSTS_MAX, GAME_PAGE_SELLERS_MAX } from "~/lib/constants";
 import { formatNumber } from "~/lib/format";
 import { EXPLORE_DEFAULTS } from "~/lib/explore";

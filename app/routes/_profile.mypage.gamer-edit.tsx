@@ -1,7 +1,8 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { ErrorList, IntentButton, TextareaField, TextField } from "~/components/forms";
+import { ErrorList, TextareaField, TextField } from "~/components/forms";
+import { IntentButton } from "~/components/intent-button";
 import { Avatar } from "~/components/presence";
 import { requireUser, safeRedirectPath } from "~/http/auth.server";
 import { BIO_MAX, DISPLAY_NAME_MAX, GAME_RANK_MAX, UPLOAD_IMAGE_TYPES } from "~/lib/constants";

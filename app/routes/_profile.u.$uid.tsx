@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { z } from "zod";
-import { IntentButton } from "~/components/forms";
+import { IntentButton } from "~/components/intent-button";
 import { GameChips } from "~/components/game-chips";
 import { NewPostLink } from "~/components/post-dialog";
 import { Avatar } from "~/components/presence";
