@@ -399,6 +399,7 @@ export function createLocalAuthHandler({
   async function updateUser(request: Request) {
     const { claims, user } = await authenticate(request);
     const body = await readBody(request);
+    refuseUnsupportedUpdate(body);
     if (typeof body.password === "string") {
       const password = body.password;
       if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
@@ -449,8 +450,40 @@ export function createLocalAuthHandler({
       });
       extra = { new_email: email, email_change_sent_at: clock().toISOString() };
     }
+    if (body.data !== undefined && body.data !== null) await mergeUserMetadata(user.id, body.data);
     const fresh = await db.selectFrom("auth_users").select(userColumns).where("id", "=", user.id).executeTakeFirstOrThrow();
     return json(toGoTrueUser(fresh, extra));
+  }
+
+  /**
+   * `updateUser({ data })`: merged into user_metadata as GoTrue does, key by key at the top level, a null value
+   * removing its key; the result is held to the size and text rules of sign-up's `data`.
+   */
+  async function mergeUserMetadata(userId: string, data: unknown) {
+    if (typeof data !== "object" || Array.isArray(data)) throw new AuthError(400, "validation_failed", messages.validation.checkInput);
+    await db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom("auth_users").select("user_metadata").where("id", "=", userId).forUpdate().executeTakeFirstOrThrow();
+      const merged: Record<string, unknown> = { ...row.user_metadata };
+      for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
+        if (value === null) delete merged[key];
+        else merged[key] = value;
+      }
+      if (!isStorableJson(merged)) throw new AuthError(400, "validation_failed", messages.validation.checkInput);
+      if (JSON.stringify(merged).length > USER_METADATA_MAX_BYTES) throw new AuthError(400, "validation_failed", messages.auth.metadataTooLarge);
+      await trx.updateTable("auth_users").set({ user_metadata: JSON.stringify(merged), updated_at: clock() }).where("id", "=", userId).execute();
+    });
+  }
+
+  /** What the embedded auth can tell supabase-js about itself (`GET /settings`), as GoTrue says it. */
+  function settings() {
+    return json({
+      external: { anonymous_users: false, email: true, phone: false, discord: false },
+      disable_signup: false,
+      mailer_autoconfirm: !confirmEmail,
+      phone_autoconfirm: false,
+      sms_provider: "",
+      saml_enabled: false,
+    });
   }
 
   async function logout(request: Request) {
@@ -483,6 +516,8 @@ export function createLocalAuthHandler({
           return json(toGoTrueUser((await authenticate(request)).user));
         case "PUT /user":
           return await updateUser(request);
+        case "GET /settings":
+          return settings();
         case "POST /recover":
           return await recover(request, clientIp);
         case "POST /verify":
@@ -515,6 +550,21 @@ function readEmail(value: unknown) {
     throw new AuthError(400, "validation_failed", messages.validation.email);
   }
   return email;
+}
+
+/**
+ * The fields of `updateUser` the embedded auth acts on; supabase-js sends the PKCE pair with every update (null unless
+ * the address changes, whose link is our own and needs none). Anything else is refused in GoTrue's shape: an update
+ * must never answer 200 while storing nothing.
+ */
+const UPDATE_FIELDS = new Set(["email", "password", "current_password", "data", "code_challenge", "code_challenge_method"]);
+
+function refuseUnsupportedUpdate(body: Record<string, unknown>) {
+  for (const [field, value] of Object.entries(body)) {
+    if (UPDATE_FIELDS.has(field) || value === null) continue;
+    if (field === "phone") throw new AuthError(422, "phone_provider_disabled", messages.auth.phoneUnsupported);
+    throw new AuthError(422, "validation_failed", messages.auth.unsupportedField(field));
+  }
 }
 
 /** A JSON object body; anything else (not JSON, `null`, an array, a string) reads as an empty one. */

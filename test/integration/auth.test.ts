@@ -130,3 +130,55 @@ describe("supabase-js against the local auth endpoints", () => {
     expect([0, 9, 10, 11, 12, 13, 14, 100].map(signInDelayMs)).toEqual([0, 0, 500, 1000, 2000, 4000, 5000, 5000]);
   });
 });
+
+describe("no silent no-ops in the auth API (issue 36)", () => {
+  it("merges updateUser({ data }) into user_metadata as GoTrue does, read back through getUser()", async () => {
+    const { supabase } = await signUp(app);
+    const first = await supabase.auth.updateUser({ data: { theme: "dark", games: ["apex"] } });
+    expect(first.error).toBeNull();
+    expect(first.data.user?.user_metadata).toEqual({ theme: "dark", games: ["apex"] });
+
+    // Key by key at the top level: a new key joins, a null removes one, the rest stay.
+    const second = await supabase.auth.updateUser({ data: { games: ["valorant"], theme: null, region: "jp" } });
+    expect(second.error).toBeNull();
+    const { data } = await supabase.auth.getUser();
+    expect(data.user?.user_metadata).toEqual({ games: ["valorant"], region: "jp" });
+  });
+
+  it("refuses metadata over the size limit, or not an object, and keeps what was stored", async () => {
+    const { supabase } = await signUp(app);
+    await supabase.auth.updateUser({ data: { keep: 1 } });
+    const tooLarge = await supabase.auth.updateUser({ data: { blob: "x".repeat(9000) } });
+    expect(tooLarge.error?.status).toBe(400);
+    expect(tooLarge.error?.message).toBe("ユーザー情報が大きすぎます");
+    const notObject = await supabase.auth.updateUser({ data: ["a"] as never });
+    expect(notObject.error?.status).toBe(400);
+    expect((await supabase.auth.getUser()).data.user?.user_metadata).toEqual({ keep: 1 });
+  });
+
+  it("answers a field it does not support with a 4xx in GoTrue's shape, never a 200 that stores nothing", async () => {
+    const { supabase, session } = await signUp(app);
+    const phone = await supabase.auth.updateUser({ phone: "+819012345678" });
+    expect(phone.error?.status).toBe(422);
+    expect(phone.error?.code).toBe("phone_provider_disabled");
+    const response = await app.request("/auth/v1/user", {
+      method: "PUT",
+      headers: { Authorization: `Bearer ${session.access_token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ app_metadata: { role: "admin" } }),
+    });
+    expect(response.status).toBe(422);
+    expect(await response.json()).toEqual({ code: 422, error_code: "validation_failed", msg: "「app_metadata」の変更には対応していません" });
+    const unknownRoute = await app.request("/auth/v1/factors", { headers: { Authorization: `Bearer ${session.access_token}` } });
+    expect(unknownRoute.status).toBe(404);
+    expect((await unknownRoute.json()).error_code).toBe("not_found");
+  });
+
+  it("lists its external providers at GET /settings as GoTrue does", async () => {
+    const response = await app.request("/auth/v1/settings");
+    expect(response.status).toBe(200);
+    const settings = await response.json();
+    expect(settings.external).toMatchObject({ email: true, phone: false, discord: false });
+    expect(settings.disable_signup).toBe(false);
+    expect(settings.mailer_autoconfirm).toBe(true);
+  });
+});

@@ -834,9 +834,22 @@ const rows: Row[] = [
     as: "bearer",
     refusalWrites: ["rate_limit_events"],
     request: () =>
-      post("/auth/v1/user", jsonBody({ password: fc.constantFrom("a-new-password-1", "short"), current_password: fc.constantFrom("wrong-password", ""), email: fc.constantFrom("a@example.jp", "not-an-address") }), "PUT"),
-    examples: () => [{ method: "PUT", path: "/auth/v1/user", body: JSON.stringify({ email: `x${NUL}@example.jp` }), headers: { "Content-Type": "application/json" } }],
+      post(
+        "/auth/v1/user",
+        jsonBody({
+          password: fc.constantFrom("a-new-password-1", "short"),
+          current_password: fc.constantFrom("wrong-password", ""),
+          email: fc.constantFrom("a@example.jp", "not-an-address"),
+          data: fc.oneof(fc.dictionary(nastyString, nastyValue, { maxKeys: 3 }), fc.constantFrom({ blob: "x".repeat(9000) }, ["a"], "text")),
+        }),
+        "PUT",
+      ),
+    examples: () => [
+      { method: "PUT", path: "/auth/v1/user", body: JSON.stringify({ email: `x${NUL}@example.jp` }), headers: { "Content-Type": "application/json" } },
+      { method: "PUT", path: "/auth/v1/user", body: JSON.stringify({ data: { name: NUL } }), headers: { "Content-Type": "application/json" } },
+    ],
   },
+  { route: "auth:GET /settings", method: "GET", as: "bearer", request: () => get("/auth/v1/settings", queryString({ x: nastyString })) },
   {
     route: "auth:POST /recover",
     method: "POST",

@@ -23,3 +23,6 @@ export const emailChangeSent = (email: string) =>
 export const signupConfirmSent =
   "確認メールを送信しました。メールのリンクを開いて登録を完了してください（24時間有効）。届かない場合は迷惑メールフォルダもご確認ください。";
 export const passwordsDiffer = "確認用のパスワードが一致しません";
+export const unsupportedField = (field: string) => `「${field}」の変更には対応していません`;
+export const phoneUnsupported = "電話番号でのログインには対応していません";
+export const metadataTooLarge = "ユーザー情報が大きすぎます";
