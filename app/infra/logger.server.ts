@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import pino from "pino";
 
 /**
@@ -27,7 +28,9 @@ export const log = pino(
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
     redact: { paths: SECRET_KEYS.flatMap((key) => [key, `*.${key}`]), censor: "[redacted]" },
-    ...(pretty ? { transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname", singleLine: true, destination: fd } } } : {}),
+    // The target as a path: pino finds a bare name from its caller's file, which Vite's SSR runner (the dev server's
+    // Remix app) does not have, and every page answered 500.
+    ...(pretty ? { transport: { target: createRequire(import.meta.url).resolve("pino-pretty"), options: { translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname", singleLine: true, destination: fd } } } : {}),
   },
   pretty ? undefined : pino.destination({ fd, sync: true }),
 );
