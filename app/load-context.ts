@@ -1,11 +1,11 @@
 import type { Server as SocketServer } from "socket.io";
-import type { ChatSender } from "./models/chat-sender.server";
 import type { RequestAuth } from "./infra/auth/session";
 import type { AppConfig } from "./infra/config";
 import type { Database } from "./infra/db/schema";
 import type { Payments } from "./infra/payments";
 import type { Realtime } from "./infra/realtime";
 import type { ImageStorage } from "./infra/storage";
+import type { ChatSender } from "./models/chat-sender.server";
 
 /** What every loader and action receives as `context`. Tests build their own. */
 export interface AppContext {

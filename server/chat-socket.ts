@@ -1,4 +1,6 @@
 import type { Server as SocketServer } from "socket.io";
+import type { AuthUser } from "../app/infra/auth/session";
+import { log } from "../app/infra/logger.server";
 import { CHAT_SEND_MAX_PENDING } from "../app/lib/constants/chat";
 import { chatErrorMessage } from "../app/lib/error-messages";
 import { messages } from "../app/lib/messages";
@@ -6,9 +8,7 @@ import { ClientEvent, type ChatSendAck } from "../app/lib/realtime-events";
 import { sendMessageSchema } from "../app/lib/schemas";
 import type { ChatSender } from "../app/models/chat-sender.server";
 import type { ChatMessage } from "../app/models/chat.server";
-import type { AuthUser } from "../app/infra/auth/session";
 import type { OverloadGuard } from "./overload";
-import { log } from "../app/infra/logger.server";
 
 type Ack = ChatSendAck<ChatMessage>;
 

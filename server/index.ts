@@ -1,10 +1,10 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
-import { createAppServer } from "./app";
 import { ConfigError, loadConfig, type AppConfig } from "../app/infra/config";
-import { prepareDatabase } from "./db/prepare";
 import { log } from "../app/infra/logger.server";
+import { createAppServer } from "./app";
+import { prepareDatabase } from "./db/prepare";
 
 async function main() {
   let config: AppConfig;

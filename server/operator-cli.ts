@@ -1,5 +1,5 @@
-import type { Database } from "../app/infra/db/schema";
 import { ConfigError, loadConfig } from "../app/infra/config";
+import type { Database } from "../app/infra/db/schema";
 import { prepareDatabase } from "./db/prepare";
 
 /**

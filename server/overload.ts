@@ -1,8 +1,8 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type express from "express";
 import type { Socket } from "socket.io";
-import { OVERLOAD_DEFAULTS } from "../app/lib/constants";
 import { log } from "../app/infra/logger.server";
+import { OVERLOAD_DEFAULTS } from "../app/lib/constants";
 import { messages } from "../app/lib/messages";
 
 /**

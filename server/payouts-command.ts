@@ -1,6 +1,6 @@
 import type { Database } from "../app/infra/db/schema";
-import { formatNumber } from "../app/lib/format";
 import { payoutErrorMessage } from "../app/lib/error-messages";
+import { formatNumber } from "../app/lib/format";
 import { messages } from "../app/lib/messages";
 import { accountTypeLabel } from "../app/lib/payouts";
 import { uuidParam } from "../app/lib/schemas";

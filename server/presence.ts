@@ -1,8 +1,8 @@
+import type { Database } from "../app/infra/db/schema";
+import { log } from "../app/infra/logger.server";
+import type { Realtime } from "../app/infra/realtime";
 import { PRESENCE_DISCONNECT_FLUSH_MS, PRESENCE_SWEEP_MS } from "../app/lib/constants";
 import { announceOffline, markSeen } from "../app/models/presence.server";
-import type { Database } from "../app/infra/db/schema";
-import type { Realtime } from "../app/infra/realtime";
-import { log } from "../app/infra/logger.server";
 
 export interface PresenceTracker {
   /** A socket of the user connected here. Resolves once the user is marked seen (at their first socket). */

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { matchRoutes } from "@remix-run/react";
 import type { ServerBuild } from "@remix-run/node";
+import { matchRoutes } from "@remix-run/react";
 import type express from "express";
 import { pinoHttp } from "pino-http";
 import { log } from "../app/infra/logger.server";

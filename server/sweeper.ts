@@ -1,7 +1,7 @@
-import { SWEEP_INTERVAL_MS } from "../app/lib/constants";
-import { log } from "../app/infra/logger.server";
 import type { Database } from "../app/infra/db/schema";
+import { log } from "../app/infra/logger.server";
 import type { Realtime } from "../app/infra/realtime";
+import { SWEEP_INTERVAL_MS } from "../app/lib/constants";
 
 /** A time-driven job: acts on what is due at `now` and answers how many rows it acted on. */
 export interface SweepJob {

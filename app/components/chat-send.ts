@@ -1,9 +1,9 @@
 import type { Socket } from "socket.io-client";
-import type { ChatMessage } from "~/models/chat.server";
 import type { ApiClient } from "~/lib/api-client";
 import { CHAT_SEND_ACK_TIMEOUT_MS } from "~/lib/constants/chat";
 import { messages } from "~/lib/messages";
 import { ClientEvent, type ChatSendAck } from "~/lib/realtime-events";
+import type { ChatMessage } from "~/models/chat.server";
 
 export interface ChatSendBody {
   roomId: string;

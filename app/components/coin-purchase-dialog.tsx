@@ -1,7 +1,7 @@
 import { Link, useLocation, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useRef } from "react";
-import { useCoinPurchaseDialog } from "./coin-purchase-context";
 import { CoinPackageChoices } from "./coin-packages";
+import { useCoinPurchaseDialog } from "./coin-purchase-context";
 
 /**
  * The coin purchase dialog (SPEC §2): a modal `<dialog>` (focus stays inside, Escape closes, focus returns to

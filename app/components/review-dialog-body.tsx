@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { ApiError } from "~/lib/api-client";
 import { counterpartLabel } from "~/lib/booking-rules";
-import { messages } from "~/lib/messages";
 import { reviewErrorMessage } from "~/lib/error-messages";
+import { messages } from "~/lib/messages";
 import { canSubmitReview, createReviewFlow, initialReviewState, type ReviewState, type ReviewTarget } from "~/lib/review-form";
 import { useAuth } from "./auth-provider";
 import { COINS_CHANGED_EVENT } from "./coin-purchase";

@@ -1,9 +1,11 @@
 import type { AppLoadContext } from "@remix-run/node";
-import type { AuthUser } from "~/infra/auth/session";
 import type { z } from "zod";
+import type { AuthUser } from "~/infra/auth/session";
+import { bookingErrorMessage, chatErrorMessage, coinErrorMessage, payoutErrorMessage, postErrorMessage, reportErrorMessage, reviewErrorMessage, subscriptionErrorMessage } from "~/lib/error-messages";
+import { messages } from "~/lib/messages";
 import { idempotencyKeySchema } from "~/lib/schemas";
-import { ChatError } from "~/models/chat.server";
 import type { ChatRefusal } from "~/models/chat-sender.server";
+import { ChatError } from "~/models/chat.server";
 import { CoinOrderError } from "~/models/coin-orders.server";
 import { CoinError } from "~/models/coins.server";
 import { BookingError } from "~/models/listings.server";
@@ -12,8 +14,6 @@ import { PostError } from "~/models/posts.server";
 import { ReportError } from "~/models/reports.server";
 import { ReviewError } from "~/models/reviews.server";
 import { SubscriptionError } from "~/models/subscriptions.server";
-import { messages } from "~/lib/messages";
-import { bookingErrorMessage, chatErrorMessage, coinErrorMessage, payoutErrorMessage, postErrorMessage, reportErrorMessage, reviewErrorMessage, subscriptionErrorMessage } from "~/lib/error-messages";
 
 /** The JSON envelope of PRODUCT §8: `{success:true, …}` or `{success:false, error:{code, message}}`. */
 export function apiOk<T extends Record<string, unknown>>(body: T, init?: ResponseInit) {

@@ -1,8 +1,8 @@
 import { sql, type Transaction } from "kysely";
 import { closeLocalAccount } from "~/infra/auth/close-account";
 import type { DB, Database } from "~/infra/db/schema";
-import type { Realtime } from "~/infra/realtime";
 import { log } from "~/infra/logger.server";
+import type { Realtime } from "~/infra/realtime";
 import type { ImageStorage } from "~/infra/storage";
 import { DomainError } from "~/lib/domain-error";
 import { messages } from "~/lib/messages";

@@ -1,5 +1,6 @@
 import { sql, type Selectable, type Transaction } from "kysely";
 import type { CoinOrdersTable, DB, Database } from "~/infra/db/schema";
+import { log } from "~/infra/logger.server";
 import type { Payments } from "~/infra/payments";
 import type { Realtime } from "~/infra/realtime";
 import { COIN_PACKAGES } from "~/lib/constants";
@@ -8,7 +9,6 @@ import { messages } from "~/lib/messages";
 import { RealtimeEvent } from "~/lib/realtime-events";
 import { creditPurchase, getBalance } from "./coins.server";
 import { publishNotifications, recordNotifications, type PendingNotifications } from "./notification.server";
-import { log } from "~/infra/logger.server";
 
 /**
  * Coin orders (PRODUCT §4, §5): a package bought through the test provider or Stripe Checkout. An order is paid

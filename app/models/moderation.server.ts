@@ -1,11 +1,11 @@
 import { sql, type Selectable, type Transaction } from "kysely";
 import type { DB, Database, ModerationAction, ModerationActionsTable, ReportReason, ReportStatus, ReportTargetType } from "~/infra/db/schema";
+import { log } from "~/infra/logger.server";
 import type { Realtime } from "~/infra/realtime";
 import { messages } from "~/lib/messages";
 import { cancelOpenBookingsByModeration } from "./bookings.server";
 import { setHidden } from "./hidden.server";
 import { publishNotifications, recordNotifications, type PendingNotifications } from "./notification.server";
-import { log } from "~/infra/logger.server";
 
 /**
  * The operators' decisions on reports (PRODUCT §10, ADR 030), taken from the command line (`npm run moderation`).

@@ -1,9 +1,9 @@
 import { sql, type Selectable } from "kysely";
 import type { Database, NotificationsTable } from "~/infra/db/schema";
 import type { Realtime } from "~/infra/realtime";
+import type { MailKind } from "~/lib/constants";
 import { messages } from "~/lib/messages";
 import { RealtimeEvent } from "~/lib/realtime-events";
-import type { MailKind } from "~/lib/constants";
 import { enqueueNotificationMails } from "./mail-preferences.server";
 
 /**

@@ -1,9 +1,9 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { roomTitle } from "~/components/chat-view";
 import { HiddenBadge } from "~/components/moderation-slots";
 import { Avatar } from "~/components/presence";
 import { requireProfile } from "~/http/auth.server";
-import { roomTitle } from "~/components/chat-view";
 import { CHAT_ROOMS_PAGE_SIZE } from "~/lib/constants";
 import { pageMeta } from "~/lib/meta";
 import { parseQuery } from "~/lib/params";

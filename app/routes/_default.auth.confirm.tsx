@@ -2,11 +2,11 @@ import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ErrorList } from "~/components/forms";
+import { readFormData } from "~/http/forms.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { confirmLinkSchema, type ConfirmLinkType } from "~/lib/account-schemas";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
-import { readFormData } from "~/http/forms.server";
-import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [...pageMeta("メールのリンクの確認"), { name: "robots", content: "noindex" }];
 

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { CoinPackageChoices } from "~/components/coin-packages";
-import { formatNumber } from "~/lib/format";
 import { swallowed } from "~/http/log.server";
+import { formatNumber } from "~/lib/format";
 import { pageMeta } from "~/lib/meta";
 import { getBalance } from "~/models/coins.server";
 

@@ -1,21 +1,21 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { DetailRow } from "~/components/detail-row";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { CoinIcon } from "~/components/coin-icon";
+import { DetailRow } from "~/components/detail-row";
 import { requireProfile } from "~/http/auth.server";
 import { coinUrls } from "~/http/coins.server";
-import { discountPercent } from "~/lib/constants";
-import { formatNumber } from "~/lib/format";
+import { readFormData } from "~/http/forms.server";
 import { swallowed } from "~/http/log.server";
-import { messages } from "~/lib/messages";
+import { discountPercent } from "~/lib/constants";
 import { coinErrorMessage } from "~/lib/error-messages";
+import { formatNumber } from "~/lib/format";
+import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { parseParams } from "~/lib/params";
 import { checkoutFormSchema, idempotencyKeySchema } from "~/lib/schemas";
 import { CoinOrderError, findPackage, placeOrder } from "~/models/coin-orders.server";
 import { getBalance } from "~/models/coins.server";
-import { readFormData } from "~/http/forms.server";
 
 export const meta: MetaFunction = () => pageMeta("購入内容の確認");
 

@@ -6,14 +6,14 @@ import { NewPostLink, useReloadOnNewPost } from "~/components/post-dialog";
 import { PostList } from "~/components/post-list";
 import { Avatar } from "~/components/presence";
 import { requireProfile } from "~/http/auth.server";
+import { readFormData } from "~/http/forms.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { POSTS_PAGE_SIZE } from "~/lib/constants";
 import { formatNumber } from "~/lib/format";
-import { readFormData } from "~/http/forms.server";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { parseParams, parseQuery } from "~/lib/params";
 import { communityMembershipSchema, postPageQuerySchema, slugParamsSchema } from "~/lib/schemas";
-import { redirectWithToast } from "~/http/toast.server";
 import { CommunityError, getCommunity, joinCommunity, leaveCommunity } from "~/models/communities.server";
 import { listPosts } from "~/models/posts.server";
 

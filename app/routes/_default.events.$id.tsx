@@ -5,13 +5,13 @@ import { IntentButton } from "~/components/intent-button";
 import { Avatar } from "~/components/presence";
 import { requireProfile } from "~/http/auth.server";
 import { readFormData } from "~/http/forms.server";
-import { messages } from "~/lib/messages";
+import { redirectWithToast } from "~/http/toast.server";
 import { eventErrorMessage } from "~/lib/error-messages";
+import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { parseParams } from "~/lib/params";
 import { eventActionSchema, uuidParam } from "~/lib/schemas";
 import { formatDateTime, isoString } from "~/lib/time";
-import { redirectWithToast } from "~/http/toast.server";
 import { EventError, getEvent, joinEvent, leaveEvent } from "~/models/events.server";
 
 const paramsSchema = z.object({ id: uuidParam });

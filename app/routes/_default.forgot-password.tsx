@@ -2,11 +2,11 @@ import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { ErrorList, TextField } from "~/components/forms";
-import { forgotPasswordSchema } from "~/lib/account-schemas";
 import { authFormError } from "~/http/auth.server";
+import { readFormData } from "~/http/forms.server";
+import { forgotPasswordSchema } from "~/lib/account-schemas";
 import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
 import { formRules } from "~/lib/form-rules.server";
-import { readFormData } from "~/http/forms.server";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 

@@ -4,11 +4,11 @@ import { Form, Link, useActionData, useSearchParams, useLoaderData } from "@remi
 import { CredentialsForm } from "~/components/credentials-form";
 import { useRootData } from "~/components/root-data";
 import { afterSignIn, authFormError, redirectIfSignedIn } from "~/http/auth.server";
+import { readFormData } from "~/http/forms.server";
 import { formRules } from "~/lib/form-rules.server";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { loginSchema } from "~/lib/schemas";
-import { readFormData } from "~/http/forms.server";
 
 export const meta: MetaFunction = () =>
   pageMeta("ログイン", "GamerMatchにメールアドレスとパスワードでログインして、チャットや通知、コインの購入を利用できます。");

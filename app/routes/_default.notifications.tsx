@@ -7,6 +7,7 @@ import { useRealtimeEvent } from "~/components/realtime-provider";
 import { showToast } from "~/components/toaster";
 import { requireUser } from "~/http/auth.server";
 import { swallowed } from "~/http/log.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { NOTIFICATIONS_PAGE_SIZE } from "~/lib/constants";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
@@ -14,7 +15,6 @@ import { parseQuery } from "~/lib/params";
 import { RealtimeEvent } from "~/lib/realtime-events";
 import { pageQuerySchema } from "~/lib/schemas";
 import { formatDateTime, isoString } from "~/lib/time";
-import { redirectWithToast } from "~/http/toast.server";
 import { listNotifications, markAllNotificationsRead, type Notification } from "~/models/notification.server";
 
 export const meta: MetaFunction = () => pageMeta("通知");

@@ -3,15 +3,15 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ReportForm, type ReportActionData } from "~/components/report-form";
 import { requireProfile, safeRedirectPath } from "~/http/auth.server";
+import { readFormData } from "~/http/forms.server";
+import { redirectWithToast } from "~/http/toast.server";
 import type { ReportTargetType } from "~/lib/constants/moderation";
 import { reportErrorMessage } from "~/lib/error-messages";
 import { formRules } from "~/lib/form-rules.server";
-import { readFormData } from "~/http/forms.server";
 import * as text from "~/lib/messages/reports";
 import { pageMeta } from "~/lib/meta";
 import { parseQuery } from "~/lib/params";
 import { reportFormSchema, reportQuerySchema } from "~/lib/report-schemas";
-import { redirectWithToast } from "~/http/toast.server";
 import { createReport, findReportTarget, ReportError } from "~/models/reports.server";
 
 export const meta: MetaFunction = () => pageMeta(text.title);

@@ -3,14 +3,14 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ErrorList } from "~/components/forms";
 import { NewPasswordFields } from "~/components/new-password-fields";
-import { resetPasswordSchema } from "~/lib/account-schemas";
 import { authFormError, requireUser } from "~/http/auth.server";
+import { readFormData } from "~/http/forms.server";
+import { redirectWithToast } from "~/http/toast.server";
+import { resetPasswordSchema } from "~/lib/account-schemas";
 import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
 import { formRules } from "~/lib/form-rules.server";
-import { readFormData } from "~/http/forms.server";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
-import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [...pageMeta("新しいパスワードの設定"), { name: "robots", content: "noindex" }];
 

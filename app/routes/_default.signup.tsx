@@ -3,12 +3,12 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Link, useActionData, useSearchParams, useLoaderData } from "@remix-run/react";
 import { CredentialsForm } from "~/components/credentials-form";
 import { afterSignIn, authFormError, redirectIfSignedIn } from "~/http/auth.server";
+import { readFormData } from "~/http/forms.server";
 import { PASSWORD_MIN_LENGTH } from "~/lib/constants";
 import { formRules } from "~/lib/form-rules.server";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { signupSchema } from "~/lib/schemas";
-import { readFormData } from "~/http/forms.server";
 
 export const meta: MetaFunction = () =>
   pageMeta("新規登録", "GamerMatchに無料で登録して、一緒にゲームを遊ぶ仲間を見つけましょう。");

@@ -6,18 +6,18 @@ import { CoinIcon } from "~/components/coin-icon";
 import { BuyCoinsLink, useCoinBalance } from "~/components/coin-purchase";
 import { HiddenBadge, ReportLink } from "~/components/moderation-slots";
 import { Avatar } from "~/components/presence";
+import { ReviewList } from "~/components/review-list";
+import { RatingSummary } from "~/components/star-rating";
+import { swallowed } from "~/http/log.server";
 import { formatMinutes, suggestedStart, toDateTimeLocal } from "~/lib/booking-time";
 import { BOOKING_HORIZON_MS, BOOKING_NOTE_MAX, REVIEWS_PAGE_SIZE } from "~/lib/constants";
 import { formatNumber } from "~/lib/format";
-import { swallowed } from "~/http/log.server";
 import { pageMeta } from "~/lib/meta";
 import { parseParams } from "~/lib/params";
 import { uuidParam } from "~/lib/schemas";
 import { getBalance } from "~/models/coins.server";
 import { getListing } from "~/models/listings.server";
 import { listReviews } from "~/models/reviews.server";
-import { ReviewList } from "~/components/review-list";
-import { RatingSummary } from "~/components/star-rating";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   pageMeta(data ? data.listing.title : "チケット", data ? `${data.listing.seller.displayName}さんの${data.listing.game.name}のチケット` : undefined);

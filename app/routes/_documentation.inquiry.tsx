@@ -2,15 +2,15 @@ import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { ErrorList, HoneypotFields, SelectField, TextareaField, TextField } from "~/components/forms";
-import { INQUIRY_BODY_MAX, INQUIRY_CATEGORIES } from "~/lib/constants";
+import { readFormData } from "~/http/forms.server";
 import { honeypotFor, isSpam } from "~/http/honeypot.server";
-import { messages } from "~/lib/messages";
+import { INQUIRY_BODY_MAX, INQUIRY_CATEGORIES } from "~/lib/constants";
 import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
 import { formRules } from "~/lib/form-rules.server";
+import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { inquirySchema } from "~/lib/schemas";
 import { createInquiry } from "~/models/inquiry.server";
-import { readFormData } from "~/http/forms.server";
 
 export const meta: MetaFunction = () =>
   pageMeta("お問い合わせ", "GamerMatchへのご質問・ご意見・不具合のご報告はこちらのフォームからお送りください。");

@@ -5,16 +5,16 @@ import { ErrorList, TextareaField, TextField } from "~/components/forms";
 import { IntentButton } from "~/components/intent-button";
 import { Avatar } from "~/components/presence";
 import { requireUser, safeRedirectPath } from "~/http/auth.server";
+import { readFormData } from "~/http/forms.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { BIO_MAX, DISPLAY_NAME_MAX, GAME_RANK_MAX, UPLOAD_IMAGE_TYPES } from "~/lib/constants";
-import { messages } from "~/lib/messages";
 import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
 import { formRules } from "~/lib/form-rules.server";
+import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { profileSchema } from "~/lib/schemas";
-import { redirectWithToast } from "~/http/toast.server";
 import { listGames } from "~/models/game.server";
 import { getProfile, saveProfile, UnknownGameError } from "~/models/user.server";
-import { readFormData } from "~/http/forms.server";
 
 export const meta: MetaFunction = () => pageMeta("プロフィール編集");
 

@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { coinTransactionLabel } from "~/components/coin-labels";
 import { BuyCoinsLink } from "~/components/coin-purchase";
 import { requireProfile } from "~/http/auth.server";
-import { coinTransactionLabel } from "~/components/coin-labels";
+import { swallowed } from "~/http/log.server";
 import { COIN_HISTORY_PAGE_SIZE } from "~/lib/constants";
 import { formatNumber } from "~/lib/format";
-import { swallowed } from "~/http/log.server";
 import { pageMeta } from "~/lib/meta";
 import { parseQuery } from "~/lib/params";
 import { pageQuerySchema } from "~/lib/schemas";

@@ -2,14 +2,14 @@ import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ErrorList, TextField } from "~/components/forms";
-import { changeEmailSchema } from "~/lib/account-schemas";
 import { authFormError, requireProfile } from "~/http/auth.server";
+import { readFormData } from "~/http/forms.server";
+import { redirectWithToast } from "~/http/toast.server";
+import { changeEmailSchema } from "~/lib/account-schemas";
 import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
 import { formRules } from "~/lib/form-rules.server";
-import { readFormData } from "~/http/forms.server";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
-import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => pageMeta("メールアドレスの変更");
 

@@ -3,15 +3,15 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ErrorList } from "~/components/forms";
 import { requireProfile } from "~/http/auth.server";
+import { readFormData } from "~/http/forms.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { MAIL_KINDS } from "~/lib/constants/mail";
 import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
 import { formRules } from "~/lib/form-rules.server";
-import { readFormData } from "~/http/forms.server";
 import { mailPreferencesSchema } from "~/lib/mail-schemas";
 import { messages } from "~/lib/messages";
 import * as mailText from "~/lib/messages/mail";
 import { pageMeta } from "~/lib/meta";
-import { redirectWithToast } from "~/http/toast.server";
 import { getMailPreferences, mailAddressOf, saveMailPreferences } from "~/models/mail-preferences.server";
 
 export const meta: MetaFunction = () => pageMeta(mailText.settingsTitle);

@@ -4,15 +4,15 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { CoinSlider } from "~/components/coin-slider";
 import { ErrorList, TextareaField } from "~/components/forms";
 import { requireProfile } from "~/http/auth.server";
-import { SUBSCRIPTION_DESCRIPTION_MAX, SUBSCRIPTION_PRICE_MIN } from "~/lib/constants";
-import { formatNumber } from "~/lib/format";
 import { readFormData } from "~/http/forms.server";
-import { messages } from "~/lib/messages";
+import { redirectWithToast } from "~/http/toast.server";
+import { SUBSCRIPTION_DESCRIPTION_MAX, SUBSCRIPTION_PRICE_MIN } from "~/lib/constants";
 import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
 import { formRules } from "~/lib/form-rules.server";
+import { formatNumber } from "~/lib/format";
+import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { subscriptionPlanSchema } from "~/lib/schemas";
-import { redirectWithToast } from "~/http/toast.server";
 import { countSubscribers, getPlan, savePlan, withdrawPlan } from "~/models/subscriptions.server";
 
 export const meta: MetaFunction = () => pageMeta("サブスクプラン");

@@ -5,20 +5,20 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { DetailRow } from "~/components/detail-row";
 import { ErrorList, SelectField, TextField } from "~/components/forms";
 import { requireProfile } from "~/http/auth.server";
-import { BANK_ACCOUNT_HOLDER_MAX, BANK_ACCOUNT_NUMBER_DIGITS, BANK_ACCOUNT_TYPES, BANK_BRANCH_MAX, BANK_NAME_MAX, PAYOUT_FEE_YEN, PAYOUT_MIN_COINS, YEN_PER_COIN } from "~/lib/constants";
-import { formatNumber } from "~/lib/format";
 import { readFormData } from "~/http/forms.server";
-import { messages } from "~/lib/messages";
-import { payoutErrorMessage } from "~/lib/error-messages";
+import { redirectWithToast } from "~/http/toast.server";
+import { BANK_ACCOUNT_HOLDER_MAX, BANK_ACCOUNT_NUMBER_DIGITS, BANK_ACCOUNT_TYPES, BANK_BRANCH_MAX, BANK_NAME_MAX, PAYOUT_FEE_YEN, PAYOUT_MIN_COINS, YEN_PER_COIN } from "~/lib/constants";
 import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
+import { payoutErrorMessage } from "~/lib/error-messages";
 import type { FormRules } from "~/lib/form-rules";
 import { formRules } from "~/lib/form-rules.server";
+import { formatNumber } from "~/lib/format";
+import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { payoutFormSchema, payoutSchema, type PayoutInput } from "~/lib/payout-schemas";
 import { accountLine, accountTypeLabel, maskAccountNumber, payoutYen } from "~/lib/payouts";
 import { idempotencyKeySchema } from "~/lib/schemas";
 import { formatDateTime } from "~/lib/time";
-import { redirectWithToast } from "~/http/toast.server";
 import { CoinError, getBalance } from "~/models/coins.server";
 import { listPayouts, PayoutError, requestPayout } from "~/models/payouts.server";
 

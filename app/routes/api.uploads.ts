@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiError, apiOk, requireApiUser } from "~/http/api.server";
+import { readUploadForm } from "~/http/multipart.server";
 import { UPLOAD_KINDS, UPLOAD_MAX_BYTES } from "~/lib/constants";
 import { messages } from "~/lib/messages";
-import { readUploadForm } from "~/http/multipart.server";
 import { acceptUpload, UploadError } from "~/models/uploads.server";
 
 const uploadTypeSchema = z.enum(UPLOAD_KINDS, { errorMap: () => ({ message: messages.validation.invalidChoice }) });

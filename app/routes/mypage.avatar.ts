@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireProfile } from "~/http/auth.server";
-import { UPLOAD_MAX_BYTES } from "~/lib/constants";
-import { messages } from "~/lib/messages";
 import { readUploadForm } from "~/http/multipart.server";
 import { redirectWithToast } from "~/http/toast.server";
+import { UPLOAD_MAX_BYTES } from "~/lib/constants";
+import { messages } from "~/lib/messages";
 import { acceptUpload, UploadError } from "~/models/uploads.server";
 import { setAvatar } from "~/models/user.server";
 

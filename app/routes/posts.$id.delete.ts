@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
 import { requireUser, safeRedirectPath } from "~/http/auth.server";
 import { readFormData } from "~/http/forms.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { messages } from "~/lib/messages";
 import { parseParams } from "~/lib/params";
 import { uuidParam } from "~/lib/schemas";
-import { redirectWithToast } from "~/http/toast.server";
 import { deletePost, PostError } from "~/models/posts.server";
-import { z } from "zod";
 
 const paramsSchema = z.object({ id: uuidParam });
 

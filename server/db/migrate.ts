@@ -1,6 +1,6 @@
 import { Migrator, sql } from "kysely";
-import { migrations } from "../../migrations";
 import type { Database } from "../../app/infra/db/schema";
+import { migrations } from "../../migrations";
 
 const MIGRATION_TABLE = "kysely_migration";
 

@@ -1,10 +1,10 @@
 import path from "node:path";
 import type { AppConfig } from "../../app/infra/config";
 import { openDatabase, type DatabaseHandle } from "../../app/infra/db";
-import { migrateToLatest } from "./migrate";
-import { createImageStorage } from "../../app/infra/storage";
-import { seedDemoData } from "./seed";
 import { log } from "../../app/infra/logger.server";
+import { createImageStorage } from "../../app/infra/storage";
+import { migrateToLatest } from "./migrate";
+import { seedDemoData } from "./seed";
 
 /** Opens the configured database, applies pending migrations and seeds it if it was empty. */
 export async function prepareDatabase(config: AppConfig): Promise<DatabaseHandle> {

@@ -1,14 +1,14 @@
-import { COIN_PACKAGES } from "../../app/lib/constants";
-import { creditPurchase, holdInEscrow, refundEscrow, releaseEscrow, transfer } from "../../app/models/coins.server";
-import { DateTime } from "luxon";
-import { ACCEPT_DEADLINE_MS, DEFAULT_PLATFORM_FEE_PERCENT, DISPLAY_TIME_ZONE } from "../../app/lib/constants";
-import { chatStartedNotification, recordNotifications, welcomeNotification } from "../../app/models/notification.server";
-import { hashPassword } from "../../app/infra/auth/passwords";
 import type { Transaction } from "kysely";
+import { DateTime } from "luxon";
 import sharp from "sharp";
-import { storeImage } from "../../app/models/uploads.server";
-import type { ImageStorage } from "../../app/infra/storage";
+import { hashPassword } from "../../app/infra/auth/passwords";
 import type { DB, Database, NewGame } from "../../app/infra/db/schema";
+import type { ImageStorage } from "../../app/infra/storage";
+import { COIN_PACKAGES } from "../../app/lib/constants";
+import { ACCEPT_DEADLINE_MS, DEFAULT_PLATFORM_FEE_PERCENT, DISPLAY_TIME_ZONE } from "../../app/lib/constants";
+import { creditPurchase, holdInEscrow, refundEscrow, releaseEscrow, transfer } from "../../app/models/coins.server";
+import { chatStartedNotification, recordNotifications, welcomeNotification } from "../../app/models/notification.server";
+import { storeImage } from "../../app/models/uploads.server";
 
 /**
  * Demo data for an empty database, so a newcomer sees a living site. Each feature adds its part

@@ -1,12 +1,12 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
-import { deliverDueMail, type OutboxMail } from "../../app/models/mail-outbox.server";
+import type { SweepJob } from "../sweeper";
 import type { AppConfig } from "../../app/infra/config";
 import type { DatabaseHandle } from "../../app/infra/db";
-import type { SweepJob } from "../sweeper";
-import { renderMail, type RenderedMail } from "./templates";
 import { log } from "../../app/infra/logger.server";
+import { deliverDueMail, type OutboxMail } from "../../app/models/mail-outbox.server";
+import { renderMail, type RenderedMail } from "./templates";
 
 export interface MailService {
   /** Sends what is due now; a pass under way is joined, and one more follows it if woken meanwhile. */

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import sharp from "sharp";
 import { sql } from "kysely";
+import sharp from "sharp";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { leaveAccount } from "~/models/account.server";
@@ -9,12 +9,12 @@ import { creditPurchase, getBalance, holdInEscrow, ledgerProblems, transfer } fr
 import { createListing } from "~/models/listings.server";
 import { decidePayout } from "~/models/payouts.server";
 import { lockPresentUsers } from "~/models/user.server";
-import { signAccessToken } from "../../app/infra/auth/jwt";
-import type { Realtime } from "../../app/infra/realtime";
 import { createBrowserMember, PASSWORD, signUp, supabaseFor } from "../support/auth";
 import { testEngine } from "../support/database";
-import { connectSocket } from "../support/sockets";
 import { startTestServer, type TestServer } from "../support/server";
+import { connectSocket } from "../support/sockets";
+import { signAccessToken } from "../../app/infra/auth/jwt";
+import type { Realtime } from "../../app/infra/realtime";
 
 /**
  * Leaving the service (退会, PRODUCT §3, ADR 028) through the real server, on whichever engine the run uses: refused

@@ -1,12 +1,12 @@
 import { createServerClient } from "@supabase/ssr";
 import { SignJWT } from "jose";
-import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signAnonKey } from "../../app/infra/auth/jwt";
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../server/db/seed";
+import WebSocket from "ws";
 import { PASSWORD, signUp, supabaseFor, uniqueEmail } from "../support/auth";
 import { CookieJar } from "../support/cookies";
 import { startTestServer, type TestServer } from "../support/server";
+import { signAnonKey } from "../../app/infra/auth/jwt";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../server/db/seed";
 
 let app: TestServer;
 beforeAll(async () => {

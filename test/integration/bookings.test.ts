@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BookingAction } from "~/lib/booking-rules";
 import type { RealtimeEventName } from "~/lib/realtime-events";
 import { actOnBooking, bookingSweepJobs, getTicket, listTickets, listUpcoming, purchaseListing, type Ticket } from "~/models/bookings.server";
 import { blockUser } from "~/models/chat.server";
 import { CoinError, creditPurchase, getBalance, ledgerProblems } from "~/models/coins.server";
 import { createListing, updateListing, type Listing } from "~/models/listings.server";
-import type { BookingAction } from "~/lib/booking-rules";
+import { createTestDatabase, testEngine, type TestDatabase } from "../support/database";
 import type { Realtime } from "../../app/infra/realtime";
 import { startSweeper } from "../../server/sweeper";
-import { createTestDatabase, testEngine, type TestDatabase } from "../support/database";
 
 /**
  * Bookings at the model level (PRODUCT §6): every transition by the right party, every wrong party and wrong

@@ -1,9 +1,9 @@
 import type { Socket } from "socket.io-client";
 import { describe, expect, it } from "vitest";
-import { createChatSender, type ChatSendInput } from "../../app/models/chat-sender.server";
-import type { Realtime } from "../../app/infra/realtime";
 import { createMember, type Member } from "../support/auth";
 import { collect, settle, serverWithSockets } from "../support/sockets";
+import type { Realtime } from "../../app/infra/realtime";
+import { createChatSender, type ChatSendInput } from "../../app/models/chat-sender.server";
 
 // Messages sent over the socket (`chat:send`, ADR 026) and the group commit behind every way of sending.
 const server = serverWithSockets({ seed: false });

@@ -4,14 +4,14 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import fc from "fast-check";
-import sharp from "sharp";
 import { sql } from "kysely";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBrowserMember, createMember, PASSWORD, signUp, uniqueEmail } from "../support/auth";
 import { startTestServer, type TestServer } from "../support/server";
-import { creditPurchase } from "../../app/models/coins.server";
 import { MAIL_KINDS } from "../../app/lib/constants/mail";
 import { unsubscribeUrl } from "../../app/lib/unsubscribe.server";
+import { creditPurchase } from "../../app/models/coins.server";
 
 /**
  * Every way in that takes input (each /api route and method, each route module with an action, each /auth/v1

@@ -5,10 +5,10 @@ import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MAIL_CLAIM_MS, MAIL_RETRY } from "~/lib/constants";
 import { claimDueMail, enqueueMail, mailRetryDelayMs } from "~/models/mail-outbox.server";
-import { loadConfig } from "../../app/infra/config";
-import { startMailService, type MailService } from "../../server/mail/service";
 import { createTestDatabase, testEngine, type TestDatabase } from "../support/database";
 import { startTestMailServer, type TestMailServer } from "../support/mail";
+import { loadConfig } from "../../app/infra/config";
+import { startMailService, type MailService } from "../../server/mail/service";
 
 // The outbox (ADR 027) against a real SMTP server on loopback: a mail exists exactly when its transaction committed,
 // leaves right after the commit, survives a crash between commit and send, and is retried with backoff.

@@ -11,12 +11,12 @@ import { creditPurchase, ledgerProblems, transfer } from "~/models/coins.server"
 import { createListing } from "~/models/listings.server";
 import { dismissReport, hideReported, restore, stopUser } from "~/models/moderation.server";
 import { decidePayout } from "~/models/payouts.server";
-import type { ReportReason, ReportTargetType } from "../../app/infra/db/schema";
-import { parseModerationArgs, runModerationCommand } from "../../server/moderation-command";
-import type { Realtime } from "../../app/infra/realtime";
 import { createBrowserMember, createMember, PASSWORD, supabaseFor, type Member } from "../support/auth";
 import { testEngine } from "../support/database";
 import { serverWithSockets } from "../support/sockets";
+import type { ReportReason, ReportTargetType } from "../../app/infra/db/schema";
+import type { Realtime } from "../../app/infra/realtime";
+import { parseModerationArgs, runModerationCommand } from "../../server/moderation-command";
 
 /**
  * The operators' decisions (PRODUCT §10, issue 27, ADR 030) through the real server, on whichever engine the run

@@ -6,13 +6,13 @@ import path from "node:path";
 import { createClient } from "@supabase/supabase-js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { signAnonKey } from "../../app/infra/auth/jwt";
 import { createMember, uniqueEmail } from "../support/auth";
 import { startBuiltServer, type BuiltServer } from "../support/built-server";
 import { freshGet } from "../support/fresh-request";
 import { startTestMailServer, type TestMailServer } from "../support/mail";
 import { startTestServer, type TestServer } from "../support/server";
 import { connectSocket } from "../support/sockets";
+import { signAnonKey } from "../../app/infra/auth/jwt";
 
 // Running it for real (issue 28, PRODUCT §11): the request log and what it must never hold, /metrics, /readyz, and
 // the shutdown a deployment sends (SIGTERM).

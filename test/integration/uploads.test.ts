@@ -6,14 +6,14 @@ import os from "node:os";
 import path from "node:path";
 import { createClient } from "@supabase/supabase-js";
 import sharp from "sharp";
-import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signAnonKey } from "../../app/infra/auth/jwt";
-import { createImageStorage } from "../../app/infra/storage";
+import WebSocket from "ws";
 import { createMember, signUp, type Member } from "../support/auth";
 import { startBuiltServer, type BuiltServer } from "../support/built-server";
 import { createTestDatabase, testEngine, type TestDatabase } from "../support/database";
 import { serverWithSockets } from "../support/sockets";
+import { signAnonKey } from "../../app/infra/auth/jwt";
+import { createImageStorage } from "../../app/infra/storage";
 
 /**
  * POST /api/uploads through the real server (PRODUCT §2, §8, §9; ADR 017), on whichever engine the run uses: images

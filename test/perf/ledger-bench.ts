@@ -13,9 +13,9 @@ import fs from "node:fs";
 import os from "node:os";
 import { sql } from "kysely";
 import pg from "pg";
-import { CoinError, creditPurchase, ledgerProblems, transfer } from "../../app/models/coins.server";
-import { DEFAULT_PLATFORM_FEE_PERCENT } from "../../app/lib/constants";
 import { openDatabase, type DatabaseHandle } from "../../app/infra/db";
+import { DEFAULT_PLATFORM_FEE_PERCENT } from "../../app/lib/constants";
+import { CoinError, creditPurchase, ledgerProblems, transfer } from "../../app/models/coins.server";
 import { migrateToLatest } from "../../server/db/migrate";
 import { admin, adminUrl, databaseUrl } from "./bench-database";
 

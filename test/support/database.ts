@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { openDatabase, type DatabaseHandle } from "../../app/infra/db";
+import type { ImageStorage } from "../../app/infra/storage";
 import { migrateToLatest } from "../../server/db/migrate";
 import { seedDemoData } from "../../server/db/seed";
-import type { ImageStorage } from "../../app/infra/storage";
 
 /** The engine the suite runs on: PostgreSQL when TEST_DATABASE_URL is set, else in-memory PGlite. */
 export const testEngine = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";

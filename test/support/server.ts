@@ -3,9 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
-import { createAppServer, type AppServer } from "../../server/app";
 import { loadConfig, type AppConfig } from "../../app/infra/config";
 import { createImageStorage } from "../../app/infra/storage";
+import { createAppServer, type AppServer } from "../../server/app";
 import { createTestDatabase, type TestDatabase } from "./database";
 
 const buildPath = path.resolve("build/server/index.js");

@@ -4,8 +4,8 @@ import { sql } from "kysely";
 import WebSocket from "ws";
 import type { AppConfig } from "~/infra/config";
 import type { Database } from "~/infra/db/schema";
-import { createTokenVerifier, signAnonKey, type AccessTokenClaims } from "./jwt";
 import { log } from "~/infra/logger.server";
+import { createTokenVerifier, signAnonKey, type AccessTokenClaims } from "./jwt";
 
 /** The signed-in caller of one request, from a verified access token. */
 export interface AuthUser {
