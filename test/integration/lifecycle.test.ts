@@ -17,8 +17,11 @@ afterEach(() => {
 });
 
 /** Runs the built server (`npm start`'s command) with only the given environment. */
-function startBuilt(env: { NODE_ENV: "production" } & Record<string, string>) {
-  const child = spawn(process.execPath, ["build/index.js"], {
+const startBuilt = (env: { NODE_ENV: "production" } & Record<string, string>) => startProcess(process.execPath, ["build/index.js"], env);
+
+/** Runs a command of the project with only the given environment (and PATH), collecting what it prints. */
+function startProcess(command: string, args: string[], env: { NODE_ENV: "production" | "development" } & Record<string, string>) {
+  const child = spawn(command, args, {
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: "pipe",
   });
@@ -122,31 +125,18 @@ describe("the development server as a process (npm run dev)", () => {
   it.skipIf(!!process.env.TEST_DATABASE_URL)(
     "serves the pages through Vite with the demo data, and stops on SIGTERM",
     async () => {
-      const child = spawn(path.resolve("node_modules/.bin/tsx"), ["server/index.ts"], {
-        env: { PATH: process.env.PATH ?? "", NODE_ENV: "development", PORT: "0", DATA_DIR: tempDir() },
-        stdio: "pipe",
-      });
-      children.push(child);
-      let output = "";
-      child.stdout.on("data", (chunk: Buffer) => (output += chunk));
-      child.stderr.on("data", (chunk: Buffer) => (output += chunk));
-      const exited = new Promise<number | string | null>((resolve) => child.on("exit", (code, signal) => resolve(code ?? signal)));
-      const deadline = Date.now() + 60_000;
-      let port: string | undefined;
-      while (!(port = /GamerMatch: http:\/\/localhost:(\d+) \(development, pglite\)/.exec(output)?.[1])) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the dev server never listened:\n${output}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      const server = startProcess(path.resolve("node_modules/.bin/tsx"), ["server/index.ts"], { NODE_ENV: "development", PORT: "0", DATA_DIR: tempDir() });
+      const [, port] = await server.waitFor(/GamerMatch: http:\/\/localhost:(\d+) \(development, pglite\)/, 60_000);
       // Every page goes through Vite's SSR runner, which loads the app's modules (the logger among them) itself.
       const home = await fetch(`http://127.0.0.1:${port}/`);
-      expect(home.status, output).toBe(200);
+      expect(home.status, server.output()).toBe(200);
       expect(await home.text()).toContain("Apex Legends");
       expect((await fetch(`http://127.0.0.1:${port}/login`)).status).toBe(200);
       // tsx hands the signal to the server it runs and ends with 143 itself; the pretty log's worker may not flush the
       // last line, so the test asks only that the server heard the signal and the process ended.
-      child.kill("SIGTERM");
-      await exited;
-      expect(output).toContain("server: SIGTERM, finishing requests and closing");
+      server.child.kill("SIGTERM");
+      await server.exited;
+      expect(server.output()).toContain("server: SIGTERM, finishing requests and closing");
     },
     120_000,
   );
