@@ -59,6 +59,24 @@ const json = (body: unknown, status = 200) =>
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 const newRefreshToken = () => randomBytes(32).toString("base64url");
 
+/**
+ * The account's e-mail identity, as GoTrue lists one for every account that signs in with an address and a password
+ * (`getUserIdentities()`). It is the auth_users row itself seen as an identity, so its ids are the user's.
+ */
+function emailIdentity(user: AuthUserRow) {
+  return {
+    identity_id: user.id,
+    id: user.id,
+    user_id: user.id,
+    identity_data: { sub: user.id, email: user.email, email_verified: user.email_confirmed_at !== null, phone_verified: false },
+    provider: "email",
+    email: user.email,
+    last_sign_in_at: user.last_sign_in_at?.toISOString() ?? null,
+    created_at: user.created_at.toISOString(),
+    updated_at: user.updated_at.toISOString(),
+  };
+}
+
 /** A user object as GoTrue returns it. */
 function toGoTrueUser(user: AuthUserRow, extra: Record<string, unknown> = {}) {
   const created = user.created_at.toISOString();
@@ -74,7 +92,7 @@ function toGoTrueUser(user: AuthUserRow, extra: Record<string, unknown> = {}) {
     last_sign_in_at: user.last_sign_in_at?.toISOString() ?? null,
     app_metadata: { provider: "email", providers: ["email"] },
     user_metadata: user.user_metadata,
-    identities: [],
+    identities: [emailIdentity(user)],
     created_at: created,
     updated_at: user.updated_at.toISOString(),
     is_anonymous: false,

@@ -182,3 +182,21 @@ describe("no silent no-ops in the auth API (issue 36)", () => {
     expect(settings.mailer_autoconfirm).toBe(true);
   });
 });
+
+describe("identities as Supabase keeps them (issue 36)", () => {
+  it("lists the account's e-mail identity through getUserIdentities(), with the provider in app_metadata", async () => {
+    const { supabase, session, email } = await signUp(app);
+    const { data, error } = await supabase.auth.getUserIdentities();
+    expect(error).toBeNull();
+    expect(data?.identities).toEqual([
+      expect.objectContaining({
+        provider: "email",
+        user_id: session.user.id,
+        email,
+        identity_data: expect.objectContaining({ sub: session.user.id, email, email_verified: true }),
+      }),
+    ]);
+    const { data: user } = await supabase.auth.getUser();
+    expect(user.user?.app_metadata).toEqual({ provider: "email", providers: ["email"] });
+  });
+});
