@@ -38,7 +38,7 @@ import { createMetrics, metricsEndpoint, type Metrics } from "./metrics";
 import { createOverloadGuard, type OverloadGuard } from "./overload";
 import { startPresenceTracker, type PresenceTracker } from "./presence";
 import { requestLog, routeLabels } from "./request-log";
-import { cspNonce, refuseCrossSiteWrites, securityHeaders } from "./security";
+import { cspNonce, refuseCrossSiteWrites, refuseHostLikePaths, securityHeaders } from "./security";
 import { startSweeper, type Sweeper } from "./sweeper";
 
 export interface AppServerOptions {
@@ -215,6 +215,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   app.use(cspNonce);
   app.use(securityHeaders({ development, supabaseUrl: config.SUPABASE_URL, stripeCheckout: payments.provider === "stripe" }));
   app.use(refuseCrossSiteWrites);
+  app.use(refuseHostLikePaths);
   app.use(discardUnreadBody());
 
   // Refused while overloaded (503 + Retry-After); pages and /healthz are not, they wait behind a short queue.

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { RequestHandler } from "express";
-import { messages } from "../app/lib/messages";
+import { messages, notFoundMessage } from "../app/lib/messages";
 import helmet from "helmet";
 
 declare global {
@@ -84,4 +84,20 @@ export const refuseCrossSiteWrites: RequestHandler = (req, res, next) => {
   const crossSite = site ? site !== "same-origin" && site !== "none" : !sameOrigin;
   if (!crossSite) return next();
   res.status(403).json({ success: false, error: { code: "cross_origin", message: messages.auth.crossOrigin } });
+};
+
+/**
+ * A path that decodes to `//…` or `/\…` reads as another host to a URL parser: React Router's, rendering the page's
+ * links, threw on `/%5CIsc%3A%5Bgv` (an invalid host) and the page was a 500. No page of ours has such a path, so it
+ * is the 404 of any unknown path (SPEC §8), answered before the app.
+ */
+export const refuseHostLikePaths: RequestHandler = (req, res, next) => {
+  let path = req.path;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // Malformed percent-encoding is Remix's to answer (400); the raw path is checked as it is.
+  }
+  if (!/^[/\\]{2}/.test(path)) return next();
+  res.status(404).type("text/plain; charset=utf-8").send(notFoundMessage(req.path));
 };

@@ -762,7 +762,18 @@ const rows: Row[] = [
   { route: "routes/_default.community.$slug", method: "POST", as: "cookie", request: () => segment("fuzz-community").chain((slug) => post(`/community/${slug}`, formBody({ intent: fc.constantFrom("join", "leave") }))) },
   { route: "routes/_default.community.$slug", method: "GET", as: "cookie", request: (ctx) => get("/community/fuzz-community", queryString({ cursor: fc.constant(`1732350000123_${ctx.postId}`) })) },
   { route: "routes/_default.posts.new", method: "GET", as: "cookie", request: () => get("/posts/new", queryString({ community: text("fuzz-community") })) },
-  { route: "routes/_default.$", method: "POST", as: "cookie", request: () => segment("no-such-page").chain((page) => post(`/${page}`, formBody({ a: nastyString }))) },
+  {
+    route: "routes/_default.$",
+    method: "POST",
+    as: "cookie",
+    request: () => segment("no-such-page").chain((page) => post(`/${page}`, formBody({ a: nastyString }))),
+    // A path that reads as another host (`/\Isc:[gv…`) made React Router's URL parser throw: a 500, GET or POST.
+    examples: () =>
+      ["/%5CIsc%3A%5Bgv%EF%BF%BDy%25", "/%2F%2Fexample.com%3A99999", "/%5C%5Cx%3Ay"].flatMap((path) => [
+        { method: "POST", path, body: "a=b", headers: { "Content-Type": "application/x-www-form-urlencoded" } },
+        { method: "GET", path },
+      ]),
+  },
   { route: "routes/auth.discord", method: "POST", as: "cookie", request: () => post("/auth/discord", formBody({ redirectTo: text("/chat") })) },
   { route: "routes/logout", method: "POST", as: "cookie", request: () => post("/logout", formBody({ scope: fc.constantFrom("local", "global", "others") })) },
   // Events (issue 16): the join/leave form of an event made below, and the list's game filter and paging.
