@@ -418,6 +418,14 @@ export function createLocalAuthHandler({
     const { claims, user } = await authenticate(request);
     const body = await readBody(request);
     refuseUnsupportedUpdate(body);
+    // Everything that can refuse the update is checked before anything is written: a refusal changes nothing (but
+    // count a wrong current password, as a failed sign-in).
+    const newEmail = typeof body.email === "string" ? await checkEmailChange(user, body.email) : undefined;
+    const data = body.data === undefined || body.data === null ? undefined : body.data;
+    if (data !== undefined) {
+      const row = await db.selectFrom("auth_users").select("user_metadata").where("id", "=", user.id).executeTakeFirstOrThrow();
+      mergeMetadata(row.user_metadata, data);
+    }
     if (typeof body.password === "string") {
       const password = body.password;
       if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
@@ -453,43 +461,34 @@ export function createLocalAuthHandler({
       await onSessionsEnded(user.id, { keepSessionId: claims.session_id });
     }
     let extra: Record<string, unknown> = {};
-    if (typeof body.email === "string") {
-      const email = readEmail(body.email);
-      if (email === user.email) throw new AuthError(422, "same_email", messages.auth.sameEmail);
-      const buckets = [`email-change:${user.id}`];
-      const [sent] = await countRateLimitEvents({ db, buckets, windowMs: RECOVER_RATE_LIMIT.windowMs });
-      if (sent! >= RECOVER_RATE_LIMIT.perEmail) throw new AuthError(429, "over_email_send_rate_limit", messages.auth.mailRateLimited);
-      const taken = await db.selectFrom("auth_users").select("id").where("email", "=", email).executeTakeFirst();
-      if (taken) throw new AuthError(422, "email_exists", messages.auth.userExists);
+    if (newEmail !== undefined) {
       await db.transaction().execute(async (trx) => {
-        await recordRateLimitEvent({ db: trx, buckets });
-        await issueOneTimeToken(trx, { userId: user.id, type: "email_change", email, mailKind: "email_change_confirm", mailTo: email, ttlMs: CONFIRMATION_LINK_TTL_MS });
-        await enqueueMail(trx, [{ kind: "email_change_notice", to: user.email, userId: user.id, data: { newEmail: email } }]);
+        await recordRateLimitEvent({ db: trx, buckets: [`email-change:${user.id}`] });
+        await issueOneTimeToken(trx, { userId: user.id, type: "email_change", email: newEmail, mailKind: "email_change_confirm", mailTo: newEmail, ttlMs: CONFIRMATION_LINK_TTL_MS });
+        await enqueueMail(trx, [{ kind: "email_change_notice", to: user.email, userId: user.id, data: { newEmail } }]);
       });
-      extra = { new_email: email, email_change_sent_at: clock().toISOString() };
+      extra = { new_email: newEmail, email_change_sent_at: clock().toISOString() };
     }
-    if (body.data !== undefined && body.data !== null) await mergeUserMetadata(user.id, body.data);
+    if (data !== undefined) {
+      await db.transaction().execute(async (trx) => {
+        const row = await trx.selectFrom("auth_users").select("user_metadata").where("id", "=", user.id).forUpdate().executeTakeFirstOrThrow();
+        const merged = mergeMetadata(row.user_metadata, data);
+        await trx.updateTable("auth_users").set({ user_metadata: JSON.stringify(merged), updated_at: clock() }).where("id", "=", user.id).execute();
+      });
+    }
     const fresh = await db.selectFrom("auth_users").select(userColumns).where("id", "=", user.id).executeTakeFirstOrThrow();
     return json(toGoTrueUser(fresh, extra));
   }
 
-  /**
-   * `updateUser({ data })`: merged into user_metadata as GoTrue does, key by key at the top level, a null value
-   * removing its key; the result is held to the size and text rules of sign-up's `data`.
-   */
-  async function mergeUserMetadata(userId: string, data: unknown) {
-    if (typeof data !== "object" || Array.isArray(data)) throw new AuthError(400, "validation_failed", messages.validation.checkInput);
-    await db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom("auth_users").select("user_metadata").where("id", "=", userId).forUpdate().executeTakeFirstOrThrow();
-      const merged: Record<string, unknown> = { ...row.user_metadata };
-      for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
-        if (value === null) delete merged[key];
-        else merged[key] = value;
-      }
-      if (!isStorableJson(merged)) throw new AuthError(400, "validation_failed", messages.validation.checkInput);
-      if (JSON.stringify(merged).length > USER_METADATA_MAX_BYTES) throw new AuthError(400, "validation_failed", messages.auth.metadataTooLarge);
-      await trx.updateTable("auth_users").set({ user_metadata: JSON.stringify(merged), updated_at: clock() }).where("id", "=", userId).execute();
-    });
+  /** A new address for `updateUser({ email })`, or the refusal: the same address, too many changes, or taken. */
+  async function checkEmailChange(user: { id: string; email: string }, value: string) {
+    const email = readEmail(value);
+    if (email === user.email) throw new AuthError(422, "same_email", messages.auth.sameEmail);
+    const [sent] = await countRateLimitEvents({ db, buckets: [`email-change:${user.id}`], windowMs: RECOVER_RATE_LIMIT.windowMs });
+    if (sent! >= RECOVER_RATE_LIMIT.perEmail) throw new AuthError(429, "over_email_send_rate_limit", messages.auth.mailRateLimited);
+    const taken = await db.selectFrom("auth_users").select("id").where("email", "=", email).executeTakeFirst();
+    if (taken) throw new AuthError(422, "email_exists", messages.auth.userExists);
+    return email;
   }
 
   /** What the embedded auth can tell supabase-js about itself (`GET /settings`), as GoTrue says it. */
@@ -568,6 +567,22 @@ function readEmail(value: unknown) {
     throw new AuthError(400, "validation_failed", messages.validation.email);
   }
   return email;
+}
+
+/**
+ * `updateUser({ data })` merged into user_metadata as GoTrue does, key by key at the top level, a null value removing
+ * its key; the result is held to the size and text rules of sign-up's `data`, or refused.
+ */
+function mergeMetadata(current: Record<string, unknown>, data: unknown) {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) throw new AuthError(400, "validation_failed", messages.validation.checkInput);
+  const merged: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(data)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  if (!isStorableJson(merged)) throw new AuthError(400, "validation_failed", messages.validation.checkInput);
+  if (JSON.stringify(merged).length > USER_METADATA_MAX_BYTES) throw new AuthError(400, "validation_failed", messages.auth.metadataTooLarge);
+  return merged;
 }
 
 /**
