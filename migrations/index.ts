@@ -16,6 +16,7 @@ import * as m0014 from "./0014_mail_notifications";
 import * as m0015 from "./0015_trust_and_safety";
 import * as m0016 from "./0016_moderation_effects";
 import * as m0017 from "./0017_hidden_review_ratings";
+import * as m0018 from "./0018_discord_identities";
 
 /**
  * Every migration, in order. Migrations are imported statically so the bundled server, the
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   "0015_trust_and_safety": m0015,
   "0016_moderation_effects": m0016,
   "0017_hidden_review_ratings": m0017,
+  "0018_discord_identities": m0018,
 };

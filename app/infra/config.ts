@@ -71,6 +71,36 @@ const envSchema = z.object({
     .enum(["true", "false"])
     .default("false")
     .transform((value) => value === "true"),
+  /**
+   * Discordでログイン on the embedded auth (ADR 039): the application's id and secret from Discord's developer portal
+   * (its redirect URI is SITE_URL/auth/v1/callback). Both unset, the button is not shown. With hosted Supabase,
+   * Discord is configured in the Supabase dashboard instead and these are not read.
+   */
+  DISCORD_CLIENT_ID: z.string().regex(/^[0-9]{1,20}$/, "must be the application's id (digits)").optional(),
+  DISCORD_CLIENT_SECRET: z.string().min(8).optional(),
+  /** Where Discord's OAuth pages and API are: https://discord.com, or a stand-in (tests, staging). */
+  DISCORD_URL: z
+    .string()
+    .url()
+    .refine((url) => /^https?:\/\//.test(url), "must be an http(s):// URL")
+    .default("https://discord.com"),
+  /** Where avatars and server icons are: https://cdn.discordapp.com, or a stand-in. */
+  DISCORD_CDN_URL: z
+    .string()
+    .url()
+    .refine((url) => /^https?:\/\//.test(url), "must be an http(s):// URL")
+    .default("https://cdn.discordapp.com"),
+  /** Each request to Discord gives up after this many milliseconds. */
+  DISCORD_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /**
+   * Besides SITE_URL, where an OAuth sign-in may send the browser back (`redirect_to`), comma-separated URL prefixes,
+   * as Supabase's redirect allow list. Anything else goes back to SITE_URL.
+   */
+  AUTH_REDIRECT_URLS: z
+    .string()
+    .transform((value) => value.split(",").map((entry) => entry.trim()).filter(Boolean))
+    .pipe(z.array(z.string().url()))
+    .default(""),
   /** `GET /metrics` answers only a caller sending `Authorization: Bearer <this>`; unset, it does not exist (404). */
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   ALLOW_DEMO_ACCOUNTS: z
@@ -104,6 +134,10 @@ export function parseEnv(env: Env): z.infer<typeof envSchema> {
     .refine((env) => !env.SUPABASE_URL || env.SUPABASE_ANON_KEY, {
       path: ["SUPABASE_ANON_KEY"],
       message: "is required when SUPABASE_URL is set",
+    })
+    .refine((env) => !env.DISCORD_CLIENT_ID === !env.DISCORD_CLIENT_SECRET, {
+      path: ["DISCORD_CLIENT_SECRET"],
+      message: "DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET are set together or not at all",
     })
     .refine((env) => !env.STRIPE_SECRET_KEY === !env.STRIPE_WEBHOOK_SECRET, {
       path: ["STRIPE_WEBHOOK_SECRET"],

@@ -45,6 +45,9 @@ export interface DB {
   reports: ReportsTable;
   moderation_actions: ModerationActionsTable;
   off_platform_flags: OffPlatformFlagsTable;
+  auth_identities: AuthIdentitiesTable;
+  auth_flow_states: AuthFlowStatesTable;
+  discord_guilds: DiscordGuildsTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -74,7 +77,8 @@ type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
 export interface AuthUsersTable {
   id: Generated<string>;
   email: string;
-  password_hash: string;
+  /** Null for an account made by signing in with Discord, until it sets a password (migration 0018). */
+  password_hash: string | null;
   user_metadata: ColumnType<Record<string, unknown>, string | undefined, string>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
@@ -83,6 +87,51 @@ export interface AuthUsersTable {
   email_confirmed_at: Timestamp | null;
   /** Set when the account left (退会): the row stays for its sessions' history, its address freed. */
   deleted_at: Timestamp | null;
+  /** When a link mailed to the address was followed (or Discord vouched for it at sign-up): it may be linked by e-mail. */
+  email_proven_at: Timestamp | null;
+}
+
+export type IdentityProvider = "discord";
+
+/** A way to sign in from another provider, as GoTrue keeps it (migration 0018). */
+export interface AuthIdentitiesTable {
+  id: Generated<string>;
+  user_id: string;
+  provider: IdentityProvider;
+  /** The provider's id of the person (Discord's user id). */
+  provider_id: string;
+  identity_data: ColumnType<Record<string, unknown>, string | undefined, string>;
+  email: string | null;
+  last_sign_in_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+/** One OAuth sign-in or link in progress, then its one-time auth code (migration 0018). */
+export interface AuthFlowStatesTable {
+  id: Generated<string>;
+  state_hash: string;
+  provider: IdentityProvider;
+  code_challenge: string;
+  code_challenge_method: "s256" | "plain";
+  redirect_to: string;
+  provider_code_verifier: string;
+  link_user_id: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  state_used_at: Timestamp | null;
+  auth_code_hash: string | null;
+  user_id: string | null;
+  auth_code_used_at: Timestamp | null;
+}
+
+/** A Discord server a user is in, as of their last Discord sign-in (migration 0018). */
+export interface DiscordGuildsTable {
+  user_id: string;
+  guild_id: string;
+  identity_id: string;
+  name: string;
+  icon: string | null;
 }
 
 export interface AuthSessionsTable {
@@ -150,6 +199,8 @@ export interface UsersTable {
   suspended_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** Banned by the operators: no end. */
   banned_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Shows the Discord servers shared with a viewer who agreed too (/settings/privacy; migration 0018). */
+  show_discord_guilds: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface UserGamesTable {

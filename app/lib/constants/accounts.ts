@@ -21,3 +21,11 @@ export const USER_METADATA_MAX_BYTES = 8 * 1024;
 export const JSON_DEPTH_MAX = 16;
 /** A spent refresh token presented again within this window (two tabs refreshing at once) gets the current session. */
 export const REFRESH_TOKEN_REUSE_INTERVAL_MS = 10_000;
+/** An OAuth sign-in (Discordでログイン) must come back from Discord and be exchanged within this (issue 36). */
+export const OAUTH_FLOW_TTL_MS = 10 * 60_000;
+/** What the embedded auth asks Discord for: who they are, their address, and their servers (SPEC's sign-in). */
+export const DISCORD_SCOPES = ["identify", "email", "guilds"] as const;
+/** The servers kept per Discord identity (Discord's first page of `/users/@me/guilds`). */
+export const DISCORD_GUILDS_MAX = 200;
+/** The shared Discord servers a profile lists at most (issue 36): a glance, not a directory. */
+export const SHARED_GUILDS_SHOWN = 20;
