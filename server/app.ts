@@ -14,6 +14,7 @@ import type { ViteDevServer } from "vite";
 import { createAuthService, type RequestAuth, type RequestInfo } from "../app/infra/auth/session";
 import type { AppConfig } from "../app/infra/config";
 import type { DatabaseHandle } from "../app/infra/db";
+import { createDiscordClient } from "../app/infra/discord";
 import { log } from "../app/infra/logger.server";
 import { createPayments } from "../app/infra/payments";
 import { attachRealtime, type Realtime } from "../app/infra/realtime";
@@ -125,6 +126,17 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
     openSockets: () => io.engine.clientsCount,
     database: () => ({ inUse: database.inUse(), waiting: database.queueDepth() }),
   });
+  // Discordでログイン on the embedded auth (ADR 039); with hosted Supabase, Discord is configured there.
+  const discord =
+    !config.SUPABASE_URL && config.DISCORD_CLIENT_ID && config.DISCORD_CLIENT_SECRET
+      ? createDiscordClient({
+          clientId: config.DISCORD_CLIENT_ID,
+          clientSecret: config.DISCORD_CLIENT_SECRET,
+          baseUrl: config.DISCORD_URL,
+          cdnUrl: config.DISCORD_CDN_URL,
+          timeoutMs: config.DISCORD_TIMEOUT_MS,
+        })
+      : undefined;
   // Sessions that end (a new password, sign-out everywhere) close their sockets; the emitter exists a few lines on.
   const localAuth = config.SUPABASE_URL
     ? undefined
@@ -133,6 +145,9 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
         jwtSecret: config.SUPABASE_JWT_SECRET!,
         confirmEmail: config.AUTH_CONFIRM_EMAIL,
         clock: options.clock,
+        discord,
+        siteUrl,
+        redirectUrls: config.AUTH_REDIRECT_URLS,
         onSessionsEnded: (userId, ending) =>
           realtime.disconnectUser(userId, ending).catch((error) => log.error({ err: error, userId }, "auth: could not close the sockets of ended sessions")),
       });
@@ -213,7 +228,14 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   });
   app.use(compression());
   app.use(cspNonce);
-  app.use(securityHeaders({ development, supabaseUrl: config.SUPABASE_URL, stripeCheckout: payments.provider === "stripe" }));
+  app.use(
+    securityHeaders({
+      development,
+      supabaseUrl: config.SUPABASE_URL,
+      stripeCheckout: payments.provider === "stripe",
+      discord: config.SUPABASE_URL || discord ? { origin: new URL(config.DISCORD_URL).origin, cdnOrigin: new URL(config.DISCORD_CDN_URL).origin } : undefined,
+    }),
+  );
   app.use(refuseCrossSiteWrites);
   app.use(refuseHostLikePaths);
   app.use(discardUnreadBody());

@@ -26,14 +26,17 @@ export function securityHeaders({
   development,
   supabaseUrl,
   stripeCheckout = false,
+  discord,
 }: {
   development: boolean;
   supabaseUrl?: string;
   stripeCheckout?: boolean;
+  /** Discordでログイン is on: its pages' origin, and its CDN's (shared servers' icons on profiles). */
+  discord?: { origin: string; cdnOrigin: string };
 }): RequestHandler {
-  // Signing in with Discord posts a form that redirects to Supabase, then Discord; paying for coins posts one that
-  // redirects to Stripe Checkout: form-action covers redirects.
-  const oauthTargets = supabaseUrl ? [new URL(supabaseUrl).origin, "https://discord.com"] : [];
+  // Signing in with Discord posts a form that redirects to Supabase (or our own /auth/v1), then Discord; paying for
+  // coins posts one that redirects to Stripe Checkout: form-action covers redirects.
+  const oauthTargets = [...(supabaseUrl ? [new URL(supabaseUrl).origin] : []), ...(discord ? [discord.origin] : [])];
   if (stripeCheckout) oauthTargets.push("https://checkout.stripe.com");
   return helmet({
     contentSecurityPolicy: {
@@ -43,7 +46,7 @@ export function securityHeaders({
         "script-src": ["'self'", (_req, res) => `'nonce-${(res as unknown as { locals: Express.Locals }).locals.cspNonce}'`],
         "style-src": development ? ["'self'", "'unsafe-inline'"] : ["'self'"],
         // Uploaded images come from this server, or from the Supabase Storage bucket when Supabase is configured.
-        "img-src": ["'self'", "data:", "blob:", ...(supabaseUrl ? [new URL(supabaseUrl).origin] : [])],
+        "img-src": ["'self'", "data:", "blob:", ...(supabaseUrl ? [new URL(supabaseUrl).origin] : []), ...(discord ? [discord.cdnOrigin] : [])],
         "font-src": ["'self'"],
         // blob: the new post dialog's preview is an object URL of the chosen file, which Chromium also reads as a fetch.
         "connect-src": development ? ["'self'", "blob:", "ws:"] : ["'self'", "blob:"],

@@ -2,6 +2,9 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import {
   CONFIRMATION_LINK_TTL_MS,
+  DISCORD_GUILDS_MAX,
+  DISCORD_SCOPES,
+  OAUTH_FLOW_TTL_MS,
   EMAIL_MAX,
   PASSWORD_INPUT_MAX,
   PASSWORD_MAX_LENGTH,
@@ -17,6 +20,8 @@ import { createTokenVerifier, signAccessToken } from "../../app/infra/auth/jwt";
 import { hashPassword, verifyPassword } from "../../app/infra/auth/passwords";
 import type { LocalAuthHandler } from "../../app/infra/auth/session";
 import type { Database, OneTimeTokenType } from "../../app/infra/db/schema";
+import { DiscordError, type DiscordClient, type DiscordGuild, type DiscordUser } from "../../app/infra/discord";
+import { log } from "../../app/infra/logger.server";
 import { messages } from "../../app/lib/messages";
 import { isStorableJson, isStorableText } from "../../app/lib/schemas";
 import { formatDateTime } from "../../app/lib/time";
@@ -26,7 +31,8 @@ import { countRateLimitEvents, recordRateLimitEvent } from "../../app/models/rat
 /**
  * The part of the Supabase Auth (GoTrue) HTTP API that supabase-js uses, served by the app itself
  * when no hosted Supabase is configured (PRODUCT §3): signup, password and refresh-token grants,
- * the current user and its update (password, address), password recovery, one-time links, logout.
+ * the current user and its update (password, address, metadata), password recovery, one-time links, logout, and
+ * signing in with Discord by GoTrue's OAuth flow with PKCE, its identities, linking and unlinking (ADR 039).
  * Requests and responses have GoTrue's shapes, errors included, so supabase-js and @supabase/ssr
  * work against it unchanged. Mails go through the outbox in the same transaction (ADR 027).
  */
@@ -39,9 +45,32 @@ interface AuthUserRow {
   updated_at: Date;
   last_sign_in_at: Date | null;
   email_confirmed_at: Date | null;
+  /** The account can sign in with its address and a password (an account made by Discord has none until it sets one). */
+  has_password: boolean;
 }
 
-const userColumns = ["id", "email", "user_metadata", "created_at", "updated_at", "last_sign_in_at", "email_confirmed_at"] as const;
+const userColumns = [
+  "id",
+  "email",
+  "user_metadata",
+  "created_at",
+  "updated_at",
+  "last_sign_in_at",
+  "email_confirmed_at",
+  sql<boolean>`password_hash is not null`.as("has_password"),
+] as const;
+
+interface IdentityRow {
+  id: string;
+  user_id: string;
+  provider: string;
+  provider_id: string;
+  identity_data: Record<string, unknown>;
+  email: string | null;
+  last_sign_in_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
 
 class AuthError extends Error {
   constructor(
@@ -77,10 +106,31 @@ function emailIdentity(user: AuthUserRow) {
   };
 }
 
-/** A user object as GoTrue returns it. */
-function toGoTrueUser(user: AuthUserRow, extra: Record<string, unknown> = {}) {
+/** An identity from another provider (Discord), as GoTrue lists it: `id` is the provider's id of the person. */
+function providerIdentity(identity: IdentityRow) {
+  return {
+    identity_id: identity.id,
+    id: identity.provider_id,
+    user_id: identity.user_id,
+    identity_data: identity.identity_data,
+    provider: identity.provider,
+    email: identity.email,
+    last_sign_in_at: identity.last_sign_in_at?.toISOString() ?? null,
+    created_at: identity.created_at.toISOString(),
+    updated_at: identity.updated_at.toISOString(),
+  };
+}
+
+/**
+ * A user object as GoTrue returns it, with its identities: the e-mail one while the account has a password, and one
+ * per linked provider. `app_metadata.provider` is the way the account was made: an identity made in the account's
+ * own transaction (the same `now()`) made it.
+ */
+function toGoTrueUser(user: AuthUserRow, identities: IdentityRow[], extra: Record<string, unknown> = {}) {
   const created = user.created_at.toISOString();
   const confirmed = user.email_confirmed_at?.toISOString() ?? null;
+  const listed = [...(user.has_password ? [emailIdentity(user)] : []), ...identities.map(providerIdentity)];
+  const madeBy = identities.find((identity) => identity.created_at.getTime() === user.created_at.getTime())?.provider ?? "email";
   return {
     id: user.id,
     aud: "authenticated",
@@ -90,9 +140,9 @@ function toGoTrueUser(user: AuthUserRow, extra: Record<string, unknown> = {}) {
     phone: "",
     confirmed_at: confirmed,
     last_sign_in_at: user.last_sign_in_at?.toISOString() ?? null,
-    app_metadata: { provider: "email", providers: ["email"] },
+    app_metadata: { provider: madeBy, providers: [...new Set(listed.map((identity) => identity.provider))] },
     user_metadata: user.user_metadata,
-    identities: [emailIdentity(user)],
+    identities: listed,
     created_at: created,
     updated_at: user.updated_at.toISOString(),
     is_anonymous: false,
@@ -106,9 +156,18 @@ export function createLocalAuthHandler({
   confirmEmail = false,
   clock = () => new Date(),
   onSessionsEnded = async () => {},
+  discord,
+  siteUrl,
+  redirectUrls = [],
 }: {
   db: Database;
   jwtSecret: string;
+  /** Discordでログイン, when DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET are set. */
+  discord?: DiscordClient;
+  /** SITE_URL: where OAuth sign-ins come back to (Discord's redirect URI is SITE_URL/auth/v1/callback). */
+  siteUrl: () => string;
+  /** AUTH_REDIRECT_URLS: besides SITE_URL, where an OAuth sign-in may send the browser back. */
+  redirectUrls?: string[];
   /** Sign-up waits for the address to be confirmed by mail (AUTH_CONFIRM_EMAIL). */
   confirmEmail?: boolean;
   clock?: () => Date;
@@ -137,8 +196,14 @@ export function createLocalAuthHandler({
       expires_in: expiresAt - Math.floor(Date.now() / 1000),
       expires_at: expiresAt,
       refresh_token: refreshToken,
-      user: toGoTrueUser(user),
+      user: await goTrueUser(executor, user),
     };
+  }
+
+  /** The user as GoTrue answers it, with its identities read in `executor` (a transaction sees its own writes). */
+  async function goTrueUser(executor: Database, user: AuthUserRow, extra: Record<string, unknown> = {}) {
+    const identities = await executor.selectFrom("auth_identities").selectAll().where("user_id", "=", user.id).orderBy("created_at").execute();
+    return toGoTrueUser(user, identities, extra);
   }
 
   /**
@@ -234,10 +299,11 @@ export function createLocalAuthHandler({
         (await trx.selectFrom("auth_users").select(userColumns).where("email", "=", email).where("email_confirmed_at", "is", null).forUpdate().executeTakeFirst());
       if (!user) {
         const now = new Date(sentAt);
-        return json(toGoTrueUser({ id: randomUUID(), email, user_metadata: {}, created_at: now, updated_at: now, last_sign_in_at: null, email_confirmed_at: null }, { confirmation_sent_at: sentAt }));
+        const stranger = { id: randomUUID(), email, user_metadata: {}, created_at: now, updated_at: now, last_sign_in_at: null, email_confirmed_at: null, has_password: true };
+        return json(toGoTrueUser(stranger, [], { confirmation_sent_at: sentAt }));
       }
       await issueOneTimeToken(trx, { userId: user.id, type: "signup", email, mailKind: "signup_confirm", mailTo: email, ttlMs: CONFIRMATION_LINK_TTL_MS });
-      return json(toGoTrueUser(user, { confirmation_sent_at: sentAt }));
+      return json(await goTrueUser(trx, user, { confirmation_sent_at: sentAt }));
     });
   }
 
@@ -276,7 +342,7 @@ export function createLocalAuthHandler({
         .selectFrom("auth_refresh_tokens as t")
         .innerJoin("auth_sessions as s", "s.id", "t.session_id")
         .innerJoin("auth_users as u", "u.id", "s.user_id")
-        .select(["t.id", "t.used_at", "t.session_id", "s.revoked_at", "u.id as user_id", "u.email", "u.user_metadata", "u.created_at", "u.updated_at", "u.last_sign_in_at", "u.email_confirmed_at"])
+        .select(["t.id", "t.used_at", "t.session_id", "s.revoked_at", "u.id as user_id", "u.email", "u.user_metadata", "u.created_at", "u.updated_at", "u.last_sign_in_at", "u.email_confirmed_at", sql<boolean>`u.password_hash is not null`.as("has_password")])
         .where("t.token_hash", "=", sha256(presented))
         .forUpdate("t")
         .executeTakeFirst();
@@ -290,6 +356,7 @@ export function createLocalAuthHandler({
         updated_at: token.updated_at,
         last_sign_in_at: token.last_sign_in_at,
         email_confirmed_at: token.email_confirmed_at,
+        has_password: token.has_password,
       };
       if (token.used_at) {
         // A spent token again. Within a few seconds it is two tabs racing; else a stolen token: end the session.
@@ -329,7 +396,19 @@ export function createLocalAuthHandler({
     const row = await db
       .selectFrom("auth_sessions as s")
       .innerJoin("auth_users as u", "u.id", "s.user_id")
-      .select(["s.revoked_at", "s.method", "u.id", "u.email", "u.user_metadata", "u.created_at", "u.updated_at", "u.last_sign_in_at", "u.email_confirmed_at", "u.deleted_at"])
+      .select([
+        "s.revoked_at",
+        "s.method",
+        "u.id",
+        "u.email",
+        "u.user_metadata",
+        "u.created_at",
+        "u.updated_at",
+        "u.last_sign_in_at",
+        "u.email_confirmed_at",
+        "u.deleted_at",
+        sql<boolean>`u.password_hash is not null`.as("has_password"),
+      ])
       .where("s.id", "=", claims.session_id)
       .where("u.id", "=", claims.sub)
       .executeTakeFirst();
@@ -399,9 +478,8 @@ export function createLocalAuthHandler({
       // Following a link mailed to the address proves it, whatever the link was for.
       await trx
         .updateTable("auth_users")
-        .set({ email_confirmed_at: now })
+        .set({ email_confirmed_at: sql<Date>`coalesce(email_confirmed_at, ${now})`, email_proven_at: now })
         .where("id", "=", token.user_id)
-        .where("email_confirmed_at", "is", null)
         .execute();
       return startSession({ id: token.user_id }, issuer, type, trx);
     });
@@ -439,12 +517,14 @@ export function createLocalAuthHandler({
         const buckets = [`sign-in:account:${user.email}`];
         const [failures] = await countRateLimitEvents({ db, buckets, windowMs: SIGN_IN_RATE_LIMIT.windowMs });
         if (failures! >= SIGN_IN_RATE_LIMIT.limit) throw new AuthError(429, "over_request_rate_limit", messages.auth.rateLimited);
-        if (given.length > PASSWORD_INPUT_MAX || !(await verifyPassword(given, current.password_hash))) {
+        if (given.length > PASSWORD_INPUT_MAX || !(await verifyPassword(given, current.password_hash ?? DUMMY_HASH))) {
           await recordRateLimitEvent({ db, buckets });
           throw new AuthError(400, "current_password_mismatch", messages.auth.currentPasswordWrong);
         }
       }
-      if (await verifyPassword(password, current.password_hash)) throw new AuthError(422, "same_password", messages.auth.samePassword);
+      if (current.password_hash && (await verifyPassword(password, current.password_hash))) {
+        throw new AuthError(422, "same_password", messages.auth.samePassword);
+      }
       const passwordHash = await hashPassword(password);
       await db.transaction().execute(async (trx) => {
         await trx.updateTable("auth_users").set({ password_hash: passwordHash, updated_at: clock() }).where("id", "=", user.id).execute();
@@ -477,7 +557,7 @@ export function createLocalAuthHandler({
       });
     }
     const fresh = await db.selectFrom("auth_users").select(userColumns).where("id", "=", user.id).executeTakeFirstOrThrow();
-    return json(toGoTrueUser(fresh, extra));
+    return json(await goTrueUser(db, fresh, extra));
   }
 
   /** A new address for `updateUser({ email })`, or the refusal: the same address, too many changes, or taken. */
@@ -491,10 +571,260 @@ export function createLocalAuthHandler({
     return email;
   }
 
+  /**
+   * Where an OAuth sign-in may send the browser back: `redirect_to` when it is on SITE_URL's origin or under an entry
+   * of AUTH_REDIRECT_URLS, else SITE_URL itself, as GoTrue does. Never a stranger's site (no open redirect).
+   */
+  function allowedRedirect(value: string | null) {
+    const site = siteUrl();
+    if (!value || value.length > 2048) return site;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      return site;
+    }
+    if (!/^https?:$/.test(url.protocol) || url.username || url.password) return site;
+    const allowed = [site, ...redirectUrls].some((entry) => {
+      const prefix = new URL(entry);
+      return url.origin === prefix.origin && (prefix.pathname === "/" || url.pathname === prefix.pathname || url.pathname.startsWith(prefix.pathname.replace(/\/?$/, "/")));
+    });
+    return allowed ? url.toString() : site;
+  }
+
+  /**
+   * `signInWithOAuth` and `linkIdentity` (GET /authorize, GET /user/identities/authorize): a flow state with the
+   * app's PKCE challenge and where to come back, then Discord's consent page with a state of its own and PKCE toward
+   * Discord too. `skip_http_redirect` (linkIdentity's fetch) answers the URL as JSON instead of redirecting.
+   */
+  async function authorize(url: URL, linkUserId: string | null) {
+    const provider = url.searchParams.get("provider");
+    if (provider !== "discord" || !discord) throw new AuthError(400, "validation_failed", messages.auth.providerDisabled);
+    const codeChallenge = url.searchParams.get("code_challenge") ?? "";
+    const method = (url.searchParams.get("code_challenge_method") ?? "").toLowerCase();
+    if (!/^[A-Za-z0-9._~-]{43,128}$/.test(codeChallenge) || (method !== "s256" && method !== "plain")) {
+      throw new AuthError(400, "validation_failed", messages.auth.pkceRequired);
+    }
+    const redirectTo = allowedRedirect(url.searchParams.get("redirect_to"));
+    const state = randomBytes(32).toString("base64url");
+    const { url: consentUrl, codeVerifier } = await discord.startAuthorization({ redirectUri: `${siteUrl()}/auth/v1/callback`, state, scopes: DISCORD_SCOPES });
+    const now = clock();
+    await db.transaction().execute(async (trx) => {
+      // Flows nobody finished are of no use a day later.
+      await trx.deleteFrom("auth_flow_states").where("expires_at", "<", new Date(now.getTime() - 24 * 60 * 60_000)).execute();
+      await trx
+        .insertInto("auth_flow_states")
+        .values({
+          state_hash: sha256(state),
+          provider: "discord",
+          code_challenge: codeChallenge,
+          code_challenge_method: method,
+          redirect_to: redirectTo,
+          provider_code_verifier: codeVerifier,
+          link_user_id: linkUserId,
+          created_at: now,
+          expires_at: new Date(now.getTime() + OAUTH_FLOW_TTL_MS),
+        })
+        .execute();
+    });
+    if (url.searchParams.get("skip_http_redirect") === "true") return json({ url: consentUrl });
+    return new Response(null, { status: 302, headers: { Location: consentUrl, "Cache-Control": "no-store" } });
+  }
+
+  /**
+   * Discord sends the browser back here (GET /callback): the state is spent once, the code traded for who signed
+   * in, the account found, linked or made (see `resolveAccount`), and the browser goes back to `redirect_to` with a
+   * one-time auth code. Anything that goes wrong goes back with `error`, `error_code` and `error_description`, as
+   * GoTrue's does, having written nothing but the spent state.
+   */
+  async function callback(url: URL) {
+    const back = (to: string, error: string, errorCode: string, description: string) => {
+      const target = new URL(to);
+      target.searchParams.set("error", error);
+      target.searchParams.set("error_code", errorCode);
+      target.searchParams.set("error_description", description);
+      return new Response(null, { status: 302, headers: { Location: target.toString(), "Cache-Control": "no-store" } });
+    };
+    const state = url.searchParams.get("state") ?? "";
+    const now = clock();
+    const flow = state.length > 0 && state.length <= 256
+      ? await db.selectFrom("auth_flow_states").selectAll().where("state_hash", "=", sha256(state)).executeTakeFirst()
+      : undefined;
+    if (!flow || !discord) return back(siteUrl(), "invalid_request", "flow_state_not_found", messages.auth.discordFlowExpired);
+    const claimed = await db
+      .updateTable("auth_flow_states")
+      .set({ state_used_at: now })
+      .where("id", "=", flow.id)
+      .where("state_used_at", "is", null)
+      .where("expires_at", ">", now)
+      .returning("id")
+      .executeTakeFirst();
+    if (!claimed) {
+      const expired = flow.expires_at <= now && !flow.state_used_at;
+      return back(flow.redirect_to, "invalid_request", expired ? "flow_state_expired" : "flow_state_not_found", messages.auth.discordFlowExpired);
+    }
+    const refused = url.searchParams.get("error");
+    if (refused === "access_denied") return back(flow.redirect_to, "access_denied", "access_denied", messages.auth.discordCancelled);
+    if (refused) return back(flow.redirect_to, "server_error", "provider_error", messages.auth.discordUnavailable);
+    const code = url.searchParams.get("code") ?? "";
+    if (!code || code.length > 512) return back(flow.redirect_to, "invalid_request", "bad_oauth_callback", messages.auth.discordUnavailable);
+    let signedIn: { user: DiscordUser; guilds: DiscordGuild[] };
+    try {
+      signedIn = await discord.signIn({ code, codeVerifier: flow.provider_code_verifier, redirectUri: `${siteUrl()}/auth/v1/callback` });
+    } catch (error) {
+      if (!(error instanceof DiscordError)) throw error;
+      log.warn({ err: error }, "auth: Discord sign-in failed");
+      return back(flow.redirect_to, "server_error", "provider_error", messages.auth.discordUnavailable);
+    }
+    const authCode = randomUUID();
+    try {
+      await db.transaction().execute(async (trx) => {
+        const userId = await resolveAccount(trx, signedIn.user, flow.link_user_id);
+        await refuseStopped(trx, userId);
+        const identityData = discordIdentityData(signedIn.user, discord);
+        const identity = await trx
+          .insertInto("auth_identities")
+          .values({ user_id: userId, provider: "discord", provider_id: signedIn.user.id, identity_data: JSON.stringify(identityData), email: signedIn.user.email, last_sign_in_at: now })
+          .onConflict((oc) =>
+            oc.columns(["provider", "provider_id"]).doUpdateSet({ identity_data: JSON.stringify(identityData), email: signedIn.user.email, last_sign_in_at: now, updated_at: now }),
+          )
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        // The servers as Discord lists them now: refreshed at every sign-in, so one left is gone from profiles.
+        await trx.deleteFrom("discord_guilds").where("user_id", "=", userId).execute();
+        const guilds = signedIn.guilds.slice(0, DISCORD_GUILDS_MAX).filter((guild) => isStorableText(guild.name));
+        if (guilds.length) {
+          await trx
+            .insertInto("discord_guilds")
+            .values(guilds.map((guild) => ({ user_id: userId, guild_id: guild.id, identity_id: identity.id, name: guild.name, icon: guild.icon })))
+            .onConflict((oc) => oc.columns(["user_id", "guild_id"]).doNothing())
+            .execute();
+        }
+        await trx.updateTable("auth_flow_states").set({ auth_code_hash: sha256(authCode), user_id: userId }).where("id", "=", flow.id).execute();
+      });
+    } catch (error) {
+      if (error instanceof AuthError) return back(flow.redirect_to, "access_denied", error.errorCode, error.message);
+      throw error;
+    }
+    const target = new URL(flow.redirect_to);
+    target.searchParams.set("code", authCode);
+    return new Response(null, { status: 302, headers: { Location: target.toString(), "Cache-Control": "no-store" } });
+  }
+
+  /**
+   * Whose account a Discord sign-in is, in `trx` (which then writes the identity):
+   * - linking from settings: the signed-in account, unless the Discord account is another's or it has another;
+   * - a Discord account signed in before: its account;
+   * - else the account with the same address, only when Discord verified it and the account proved it by a mailed
+   *   link: a stranger who registered someone's address first must never get their Discord sign-in; any other
+   *   account with that address refuses, and sign-in with the password then linking from settings is the way;
+   * - else a new account (no password), made only for an address Discord verified.
+   */
+  async function resolveAccount(trx: Database, user: DiscordUser, linkUserId: string | null): Promise<string> {
+    const linked = await trx
+      .selectFrom("auth_identities")
+      .select("user_id")
+      .where("provider", "=", "discord")
+      .where("provider_id", "=", user.id)
+      .executeTakeFirst();
+    if (linkUserId) {
+      if (linked && linked.user_id !== linkUserId) throw new AuthError(422, "identity_already_exists", messages.auth.discordLinkedElsewhere);
+      const account = await trx.selectFrom("auth_users").select("deleted_at").where("id", "=", linkUserId).forUpdate().executeTakeFirst();
+      if (!account || account.deleted_at) throw new AuthError(403, "user_not_found", messages.auth.discordAccountGone);
+      const other = await trx
+        .selectFrom("auth_identities")
+        .select("id")
+        .where("user_id", "=", linkUserId)
+        .where("provider", "=", "discord")
+        .where("provider_id", "<>", user.id)
+        .executeTakeFirst();
+      if (other) throw new AuthError(422, "provider_already_linked", messages.auth.discordAlreadyLinked);
+      return linkUserId;
+    }
+    if (linked) return linked.user_id;
+    if (!user.email) throw new AuthError(422, "email_address_not_provided", messages.auth.discordNoEmail);
+    const existing = await trx
+      .selectFrom("auth_users")
+      .select(["id", "email_proven_at"])
+      .where("email", "=", user.email)
+      .forUpdate()
+      .executeTakeFirst();
+    if (existing) {
+      if (user.verified && existing.email_proven_at) return existing.id;
+      throw new AuthError(422, "email_exists", messages.auth.discordEmailTaken);
+    }
+    if (!user.verified) throw new AuthError(422, "email_not_confirmed", messages.auth.discordEmailUnverified);
+    const created = await trx
+      .insertInto("auth_users")
+      .values({
+        email: user.email,
+        password_hash: null,
+        user_metadata: JSON.stringify(discordIdentityData(user, discord!)),
+        email_confirmed_at: sql<Date>`now()`,
+        email_proven_at: sql<Date>`now()`,
+      })
+      .onConflict((oc) => oc.column("email").doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    // Someone signed up with the address between the lookup and the insert: as if they had been first.
+    if (!created) throw new AuthError(422, "email_exists", messages.auth.discordEmailTaken);
+    return created.id;
+  }
+
+  /**
+   * `exchangeCodeForSession` (POST /token?grant_type=pkce): the auth code from the callback, with the verifier of the
+   * challenge the app sent to /authorize, is a session, once. A wrong verifier spends the code too: whoever holds a
+   * stolen code gets one guess.
+   */
+  async function pkceGrant(request: Request, issuer: string) {
+    const body = await readBody(request);
+    const authCode = typeof body.auth_code === "string" ? body.auth_code : "";
+    const verifier = typeof body.code_verifier === "string" ? body.code_verifier : "";
+    if (!authCode || !verifier || authCode.length > 256 || verifier.length > 256) {
+      throw new AuthError(400, "validation_failed", messages.validation.checkInput);
+    }
+    const now = clock();
+    const result = await db.transaction().execute(async (trx) => {
+      const flow = await trx.selectFrom("auth_flow_states").selectAll().where("auth_code_hash", "=", sha256(authCode)).forUpdate().executeTakeFirst();
+      if (!flow || !flow.user_id || flow.auth_code_used_at) return "not_found" as const;
+      await trx.updateTable("auth_flow_states").set({ auth_code_used_at: now }).where("id", "=", flow.id).execute();
+      if (flow.expires_at <= now) return "expired" as const;
+      const challenge = flow.code_challenge_method === "s256" ? createHash("sha256").update(verifier).digest("base64url") : verifier;
+      if (challenge !== flow.code_challenge) return "mismatch" as const;
+      return startSession({ id: flow.user_id }, issuer, flow.link_user_id ? "discord_link" : "discord", trx);
+    });
+    if (result === "not_found") throw new AuthError(404, "flow_state_not_found", messages.auth.oauthCodeInvalid);
+    if (result === "expired") throw new AuthError(422, "flow_state_expired", messages.auth.oauthCodeExpired);
+    if (result === "mismatch") throw new AuthError(400, "bad_code_verifier", messages.auth.codeVerifierMismatch);
+    return json(result);
+  }
+
+  /**
+   * `unlinkIdentity` (DELETE /user/identities/{identity_id}): the caller's own identity goes, with the servers it
+   * brought; refused when it is the account's last way to sign in (no password). Someone else's is not found.
+   */
+  async function unlinkIdentity(request: Request, identityId: string) {
+    const { user } = await authenticate(request);
+    if (identityId === user.id) throw new AuthError(422, "validation_failed", messages.auth.emailIdentityNotDeletable);
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(identityId)) throw new AuthError(404, "identity_not_found", messages.auth.identityNotFound);
+    const outcome = await db.transaction().execute(async (trx) => {
+      const account = await trx.selectFrom("auth_users").select(sql<boolean>`password_hash is not null`.as("has_password")).where("id", "=", user.id).forUpdate().executeTakeFirstOrThrow();
+      const identities = await trx.selectFrom("auth_identities").select("id").where("user_id", "=", user.id).execute();
+      if (!identities.some((identity) => identity.id === identityId)) return "not_found" as const;
+      if (!account.has_password && identities.length === 1) return "last" as const;
+      await trx.deleteFrom("auth_identities").where("id", "=", identityId).execute();
+      await trx.updateTable("auth_users").set({ updated_at: clock() }).where("id", "=", user.id).execute();
+      return "deleted" as const;
+    });
+    if (outcome === "not_found") throw new AuthError(404, "identity_not_found", messages.auth.identityNotFound);
+    if (outcome === "last") throw new AuthError(422, "single_identity_not_deletable", messages.auth.lastSignInMethod);
+    return json({});
+  }
+
   /** What the embedded auth can tell supabase-js about itself (`GET /settings`), as GoTrue says it. */
   function settings() {
     return json({
-      external: { anonymous_users: false, email: true, phone: false, discord: false },
+      external: { anonymous_users: false, email: true, phone: false, discord: !!discord },
       disable_signup: false,
       mailer_autoconfirm: !confirmEmail,
       phone_autoconfirm: false,
@@ -518,7 +848,9 @@ export function createLocalAuthHandler({
   return async (request, { clientIp }) => {
     const url = new URL(request.url);
     const issuer = `${url.origin}/auth/v1`;
-    const route = `${request.method} ${url.pathname.replace(/^\/auth\/v1/, "")}`;
+    const path = url.pathname.replace(/^\/auth\/v1/, "");
+    // One route has a parameter: an identity's id.
+    const route = `${request.method} ${/^\/user\/identities\/[^/]+$/.test(path) && path !== "/user/identities/authorize" ? "/user/identities/{identity_id}" : path}`;
     try {
       switch (route) {
         case "POST /signup":
@@ -527,10 +859,11 @@ export function createLocalAuthHandler({
           const grant = url.searchParams.get("grant_type");
           if (grant === "password") return await passwordGrant(request, issuer, clientIp);
           if (grant === "refresh_token") return await refreshGrant(request, issuer);
+          if (grant === "pkce") return await pkceGrant(request, issuer);
           throw new AuthError(400, "validation_failed", "unsupported grant_type");
         }
         case "GET /user":
-          return json(toGoTrueUser((await authenticate(request)).user));
+          return json(await goTrueUser(db, (await authenticate(request)).user));
         case "PUT /user":
           return await updateUser(request);
         case "GET /settings":
@@ -541,6 +874,14 @@ export function createLocalAuthHandler({
           return await verifyLink(request, issuer);
         case "POST /logout":
           return await logout(request);
+        case "GET /authorize":
+          return await authorize(url, null);
+        case "GET /callback":
+          return await callback(url);
+        case "GET /user/identities/authorize":
+          return await authorize(url, (await authenticate(request)).user.id);
+        case "DELETE /user/identities/{identity_id}":
+          return await unlinkIdentity(request, path.slice("/user/identities/".length));
         default:
           throw new AuthError(404, "not_found", messages.api.notFound);
       }
@@ -550,6 +891,26 @@ export function createLocalAuthHandler({
       }
       throw error;
     }
+  };
+}
+
+/**
+ * What Discord said about the person, as GoTrue keeps it in the identity (and in a new account's user_metadata):
+ * `full_name` the username, `custom_claims.global_name` the display name, `avatar_url` on Discord's CDN.
+ */
+function discordIdentityData(user: DiscordUser, discord: DiscordClient) {
+  const avatarUrl = discord.avatarUrl(user);
+  return {
+    iss: `${discord.origin}/api`,
+    sub: user.id,
+    provider_id: user.id,
+    name: user.username,
+    full_name: user.username,
+    ...(user.globalName ? { custom_claims: { global_name: user.globalName } } : {}),
+    ...(avatarUrl ? { avatar_url: avatarUrl, picture: avatarUrl } : {}),
+    email: user.email,
+    email_verified: user.verified,
+    phone_verified: false,
   };
 }
 

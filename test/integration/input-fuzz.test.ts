@@ -686,7 +686,7 @@ const rows: Row[] = [
       ),
   },
   { route: "routes/_settings.settings.ticket-management_.$id.review", method: "GET", as: "cookie", request: (ctx) => segment(ctx.completedBookingId).chain((id) => get(`/settings/ticket-management/${id}/review`)) },
-  { route: "routes/_settings.settings._index", method: "POST", as: "cookie", request: () => post("/settings", formBody({ scope: fc.constant("global") })) },
+  { route: "routes/_settings.settings._index", method: "POST", as: "cookie", request: () => post("/settings?index", formBody({ intent: fc.oneof(fc.constantFrom("link-discord", "unlink-discord"), nastyString) })) },
   // Leaving (退会, issue 26): only wrong passwords, so the member stays; a wrong one is a counted sign-in failure.
   {
     route: "routes/_settings.settings.account",
@@ -775,6 +775,7 @@ const rows: Row[] = [
       ]),
   },
   { route: "routes/auth.discord", method: "POST", as: "cookie", request: () => post("/auth/discord", formBody({ redirectTo: text("/chat") })) },
+  { route: "routes/_settings.settings.privacy", method: "POST", as: "cookie", request: () => post("/settings/privacy", formBody({ showDiscordGuilds: fc.oneof(fc.constantFrom("on", "off", ""), nastyString) })) },
   { route: "routes/logout", method: "POST", as: "cookie", request: () => post("/logout", formBody({ scope: fc.constantFrom("local", "global", "others") })) },
   // Events (issue 16): the join/leave form of an event made below, and the list's game filter and paging.
   { route: "routes/_default.events.$id", method: "POST", as: "cookie", request: () => segment(fuzzEventId).chain((id) => post(`/events/${id}`, formBody({ intent: fc.constantFrom("join", "leave") }))) },
@@ -884,6 +885,44 @@ const rows: Row[] = [
         .tuple(fc.constantFrom("local", "global", "others", "%00", ""), jsonBody({}), fc.constantFrom(`Bearer ${ctx.logoutBearer}`, "Bearer x.y.z", "Basic abc", ""))
         .map(([scope, sent, authorization]) => ({ method: "POST", path: `/auth/v1/logout?scope=${scope}`, body: sent.body, headers: { ...sent.headers, Authorization: authorization } })),
   },
+  // Discordでログイン (issue 36): the OAuth flow's endpoints, against a Discord that is never reached (an unknown
+  // state never gets that far, and /authorize only stores a flow and names Discord's URL).
+  ...(["auth:GET /authorize", "auth:GET /user/identities/authorize"] as const).map(
+    (route): Row => ({
+      route,
+      method: "GET",
+      as: "bearer",
+      request: () =>
+        get(
+          route === "auth:GET /authorize" ? "/auth/v1/authorize" : "/auth/v1/user/identities/authorize",
+          queryString({
+            provider: fc.constantFrom("discord", "google", ""),
+            code_challenge: fc.oneof(fc.constant("a".repeat(43)), nastyString),
+            code_challenge_method: fc.constantFrom("s256", "S256", "plain", "rsa"),
+            redirect_to: fc.oneof(fc.constantFrom("https://evil.example/", "javascript:alert(1)", "//evil.example", "http://localhost/auth/callback"), nastyString),
+            skip_http_redirect: fc.constantFrom("true", "false"),
+          }),
+        ),
+    }),
+  ),
+  {
+    route: "auth:GET /callback",
+    method: "GET",
+    as: "bearer",
+    request: () => get("/auth/v1/callback", queryString({ state: nastyString, code: nastyString, error: fc.constantFrom("access_denied", "server_error", "") })),
+  },
+  {
+    route: "auth:POST /token",
+    method: "POST",
+    as: "bearer",
+    request: () => post("/auth/v1/token?grant_type=pkce", jsonBody({ auth_code: fc.oneof(uuidLike, nastyString), code_verifier: fc.oneof(fc.constant("v".repeat(43)), nastyString) })),
+  },
+  {
+    route: "auth:DELETE /user/identities/{identity_id}",
+    method: "DELETE",
+    as: "bearer",
+    request: () => bodyless("DELETE", fc.oneof(uuidLike.map(encodeURIComponent), segment(randomUUID())).map((id) => `/auth/v1/user/identities/${id}`)),
+  },
   {
     route: "auth:other",
     method: "PUT",
@@ -942,7 +981,11 @@ let ctx: Context;
 const checksumsOf = new Map<TestServer, () => Promise<Record<string, string>>>();
 
 beforeAll(async () => {
-  const app = await startTestServer({ seed: false });
+  // Discord is on, pointed at a port nobody listens on: the OAuth rows store flows without ever reaching it.
+  const app = await startTestServer({
+    seed: false,
+    env: { DISCORD_CLIENT_ID: "100000000000000001", DISCORD_CLIENT_SECRET: "fuzz-secret", DISCORD_URL: "http://127.0.0.1:9", DISCORD_TIMEOUT_MS: "200" },
+  });
   const stripeApp = await startTestServer({ seed: false, env: { STRIPE_SECRET_KEY: "sk_test_fuzz", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: "http://127.0.0.1:9" } });
   const [browser, other, blockTarget, logoutBrowser] = await Promise.all([
     createBrowserMember(app, "ファズ"),

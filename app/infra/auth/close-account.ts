@@ -13,8 +13,8 @@ export const leftAccountEmail = (userId: string) => `deleted+${userId}.${randomB
  * Ends an account on the app's own auth server (退会, ADR 028), inside the caller's transaction: every session revoked
  * (`account_deleted`), so its access tokens stop at once and its refresh tokens fail; its one-time links gone; its
  * address freed and its password hash replaced by one no password matches, so signing in with the old address finds
- * nobody and the address can sign up again as a new account. The row stays, with `deleted_at`, for its sessions'
- * history. With hosted Supabase there is no row here and nothing changes (the app refuses the account's tokens instead).
+ * nobody and the address can sign up again as a new account; its Discord identity and servers deleted. The row stays,
+ * with `deleted_at`, for its sessions' history. With hosted Supabase there is no row here and nothing changes (the app refuses the account's tokens instead).
  */
 export async function closeLocalAccount(trx: Transaction<DB>, { userId, now }: { userId: string; now: Date }) {
   await trx
@@ -24,6 +24,9 @@ export async function closeLocalAccount(trx: Transaction<DB>, { userId, now }: {
     .where("revoked_at", "is", null)
     .execute();
   await trx.deleteFrom("auth_one_time_tokens").where("user_id", "=", userId).execute();
+  // Its Discord sign-in goes too, with the servers it brought (migration 0018): that Discord account may sign up anew.
+  await trx.deleteFrom("auth_identities").where("user_id", "=", userId).execute();
+  await trx.deleteFrom("auth_flow_states").where((eb) => eb.or([eb("user_id", "=", userId), eb("link_user_id", "=", userId)])).execute();
   await trx
     .updateTable("auth_users")
     // "!" is not a `scrypt$…` hash: verifyPassword answers false for every password.

@@ -136,7 +136,8 @@ export async function createAuthService({
           return null;
         }));
 
-      return { getUser, supabase, publicConfig: { supabaseUrl, anonKey, discord: !local } };
+      // Hosted Supabase has Discord configured in its dashboard; the embedded auth when DISCORD_CLIENT_ID is set.
+      return { getUser, supabase, publicConfig: { supabaseUrl, anonKey, discord: !local || !!config.DISCORD_CLIENT_ID } };
     },
   };
 }

@@ -26,3 +26,38 @@ export const passwordsDiffer = "確認用のパスワードが一致しません
 export const unsupportedField = (field: string) => `「${field}」の変更には対応していません`;
 export const phoneUnsupported = "電話番号でのログインには対応していません";
 export const metadataTooLarge = "ユーザー情報が大きすぎます";
+// Discordでログイン (issue 36): what the embedded auth says in its errors, and what /login and the settings show.
+export const providerDisabled = "このログイン方法には対応していません";
+export const pkceRequired = "PKCEのコードチャレンジが必要です";
+export const oauthCodeInvalid = "ログインのコードが無効か、すでに使われています。もう一度ログインしてください。";
+export const oauthCodeExpired = "ログインの有効期限が切れました。もう一度ログインしてください。";
+export const codeVerifierMismatch = "コード検証子が一致しません。もう一度ログインしてください。";
+export const discordCancelled = "Discordでのログインがキャンセルされました。";
+export const discordFlowExpired = "Discordでのログインの有効期限が切れたか、すでに完了しています。もう一度お試しください。";
+export const discordUnavailable = "Discordに接続できませんでした。しばらくしてから再度お試しください。";
+export const discordEmailTaken =
+  "このDiscordアカウントのメールアドレスはすでに登録されています。メールアドレスとパスワードでログインし、設定の「アカウント」からDiscordを連携してください。";
+export const discordEmailUnverified = "Discordでメールアドレスの確認が済んでいません。Discordでメールアドレスを確認してから、もう一度お試しください。";
+export const discordNoEmail = "Discordアカウントにメールアドレスが登録されていません。Discordでメールアドレスを登録してから、もう一度お試しください。";
+export const discordLinkedElsewhere = "このDiscordアカウントは別のアカウントに連携されています。";
+export const discordAlreadyLinked = "このアカウントには別のDiscordアカウントが連携されています。解除してから連携してください。";
+export const discordAccountGone = "このアカウントは利用できません。";
+export const identityNotFound = "連携が見つかりません";
+export const lastSignInMethod = "ほかにログインする方法がないため、連携を解除できません。先にパスワードを設定してください。";
+export const emailIdentityNotDeletable = "メールアドレスでのログインは解除できません";
+export const discordLinked = "Discordを連携しました";
+export const discordUnlinked = "Discordの連携を解除しました";
+/** What /login (or the settings toast) says when a Discord sign-in or link did not happen, by kind (app/http/auth.server.ts). */
+export const discordError = {
+  cancelled: discordCancelled,
+  expired: discordFlowExpired,
+  unavailable: discordUnavailable,
+  email_taken: discordEmailTaken,
+  email_unverified: discordEmailUnverified,
+  no_email: discordNoEmail,
+  linked_elsewhere: discordLinkedElsewhere,
+  already_linked: discordAlreadyLinked,
+  banned: "このアカウントは利用停止されています。お問い合わせは /inquiry から",
+  gone: discordAccountGone,
+  failed: "Discordでログインできませんでした。もう一度お試しください。",
+};
