@@ -65,3 +65,35 @@ export function authFormError(error: { status?: number; message: string }) {
   const refused = !!error.status && error.status < 500;
   return { status: error.status === 429 ? 429 : 400, message: refused ? error.message : messages.auth.failed };
 }
+
+/**
+ * What went wrong in a Discord sign-in, from the auth server's `error_code` (GoTrue's, or the embedded auth's): a
+ * short kind that /login takes in its query string and says in Japanese. Only kinds travel in URLs, never the auth
+ * server's description, so a crafted link cannot make the page say anything else.
+ */
+const DISCORD_ERROR_KINDS: Record<string, keyof typeof messages.auth.discordError> = {
+  access_denied: "cancelled",
+  flow_state_not_found: "expired",
+  flow_state_expired: "expired",
+  bad_code_verifier: "expired",
+  bad_oauth_callback: "expired",
+  bad_oauth_state: "expired",
+  provider_error: "unavailable",
+  server_error: "unavailable",
+  unexpected_failure: "unavailable",
+  email_exists: "email_taken",
+  email_not_confirmed: "email_unverified",
+  email_address_not_provided: "no_email",
+  identity_already_exists: "linked_elsewhere",
+  provider_already_linked: "already_linked",
+  user_banned: "banned",
+  user_not_found: "gone",
+};
+
+export const discordErrorKind = (errorCode: string) => DISCORD_ERROR_KINDS[errorCode] ?? "failed";
+
+/** The message for a kind from `discordErrorKind`; anything else is the generic one. */
+export function discordErrorMessage(kind: string | null) {
+  const messagesByKind: Record<string, string> = messages.auth.discordError;
+  return kind && Object.hasOwn(messagesByKind, kind) ? messagesByKind[kind]! : messages.auth.discordError.failed;
+}

@@ -1,9 +1,9 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useSearchParams, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useSearchParams, useLoaderData } from "@remix-run/react";
 import { CredentialsForm } from "~/components/credentials-form";
-import { useRootData } from "~/components/root-data";
-import { afterSignIn, authFormError, redirectIfSignedIn } from "~/http/auth.server";
+import { DiscordSignIn } from "~/components/discord-sign-in";
+import { afterSignIn, authFormError, discordErrorMessage, redirectIfSignedIn } from "~/http/auth.server";
 import { readFormData } from "~/http/forms.server";
 import { formRules } from "~/lib/form-rules.server";
 import { messages } from "~/lib/messages";
@@ -15,7 +15,9 @@ export const meta: MetaFunction = () =>
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await redirectIfSignedIn(request, context);
-  return { rules: formRules(loginSchema) };
+  // A Discord sign-in that did not happen comes back here with its kind (/auth/callback).
+  const discordError = new URL(request.url).searchParams.get("error");
+  return { rules: formRules(loginSchema), discordError: discordError ? discordErrorMessage(discordError) : null };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -34,17 +36,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function LoginPage() {
-  const { rules } = useLoaderData<typeof loader>();
+  const { rules, discordError } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const lastResult = actionData?.result;
   const [searchParams] = useSearchParams();
   const redirectTo = searchParams.get("redirectTo");
-  const discord = useRootData()?.auth.discord;
   return (
     <section className="mx-auto max-w-md rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8" aria-labelledby="login-title">
       <h1 id="login-title" className="mb-6 text-2xl font-bold">
         ログイン
       </h1>
+      {discordError ? (
+        <p role="alert" className="mb-6 rounded-lg bg-red-50 p-4 text-sm text-red-800 ring-1 ring-red-200" data-testid="discord-error">
+          {discordError}
+        </p>
+      ) : null}
       <CredentialsForm
         id="login"
         rules={rules}
@@ -65,13 +71,7 @@ export default function LoginPage() {
           パスワードをお忘れの方
         </Link>
       </p>
-      {discord ? (
-        <Form method="post" action="/auth/discord" className="mt-4">
-          <button type="submit" className="btn w-full bg-[#5865F2] text-white hover:bg-[#4752c4]">
-            Discordでログイン
-          </button>
-        </Form>
-      ) : null}
+      <DiscordSignIn redirectTo={redirectTo} />
       <p className="mt-6 text-center text-sm text-slate-600">
         アカウントをお持ちでない方は{" "}
         <Link to={redirectTo ? `/signup?${new URLSearchParams({ redirectTo })}` : "/signup"} className="text-brand-600 underline">

@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useSearchParams, useLoaderData } from "@remix-run/react";
 import { CredentialsForm } from "~/components/credentials-form";
+import { DiscordSignIn } from "~/components/discord-sign-in";
 import { afterSignIn, authFormError, redirectIfSignedIn } from "~/http/auth.server";
 import { readFormData } from "~/http/forms.server";
 import { PASSWORD_MIN_LENGTH } from "~/lib/constants";
@@ -57,6 +58,7 @@ export default function SignupPage() {
         passwordHint={`${PASSWORD_MIN_LENGTH}文字以上`}
         passwordAutoComplete="new-password"
       />
+      <DiscordSignIn redirectTo={redirectTo} />
       <p className="mt-4 text-xs text-slate-500">
         登録すると<Link to="/terms" className="underline">利用規約</Link>と
         <Link to="/privacy" className="underline">プライバシーポリシー</Link>に同意したものとみなされます。

@@ -25,8 +25,10 @@ export const meta: MetaFunction = () => pageMeta("退会");
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  const summary = await leavingSummary({ db: context.db, userId: user.id });
-  return { email: user.email, balance: summary.balance, reasons: openMatterReasons(summary.matters), rules: formRules(leaveAccountSchema) };
+  const [summary, identities] = await Promise.all([leavingSummary({ db: context.db, userId: user.id }), context.auth.supabase().auth.getUserIdentities()]);
+  // An account made by Discord has no password to confirm with until it sets one (the e-mail identity comes with it).
+  const hasPassword = !identities.data || identities.data.identities.some((identity) => identity.provider === "email");
+  return { email: user.email, balance: summary.balance, reasons: openMatterReasons(summary.matters), rules: formRules(leaveAccountSchema), hasPassword };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -61,7 +63,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function LeaveAccountPage() {
-  const { email, balance, reasons, rules } = useLoaderData<typeof loader>();
+  const { email, balance, reasons, rules, hasPassword } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>()?.result;
   const submitting = useNavigation().state !== "idle";
   return (
@@ -105,6 +107,14 @@ export default function LeaveAccountPage() {
             </Link>
           </p>
         </section>
+      ) : !hasPassword ? (
+        <p className="rounded-xl bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200" data-testid="leave-needs-password">
+          退会の確認にはパスワードが必要です。Discordで作成したアカウントはパスワードが未設定のため、先に
+          <Link to="/forgot-password" className="text-brand-700 underline">
+            パスワードの再設定メール
+          </Link>
+          からパスワードを設定してください。
+        </p>
       ) : (
         <LeaveForm key={lastResult ? "returned" : "new"} lastResult={lastResult} rules={rules} balance={balance} submitting={submitting} />
       )}

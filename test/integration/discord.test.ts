@@ -15,13 +15,13 @@ describe("with hosted Supabase configured", () => {
 
   it("offers Discord sign-in and sends the browser to Supabase's authorize URL with PKCE and the three scopes", async () => {
     expect(await (await app.request("/login")).text()).toContain("Discordでログイン");
-    const response = await app.request("/auth/discord", { method: "POST" });
+    const response = await app.request("/auth/discord", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "" });
     expect(response.status).toBe(302);
     const location = new URL(response.headers.get("location")!);
     expect(location.origin + location.pathname).toBe(`${SUPABASE_URL}/auth/v1/authorize`);
     expect(location.searchParams.get("provider")).toBe("discord");
     expect(location.searchParams.get("scopes")).toBe("identify email guilds");
-    expect(location.searchParams.get("redirect_to")).toBe(`${app.url}/auth/callback`);
+    expect(location.searchParams.get("redirect_to")).toBe(`${app.url}/auth/callback?next=%2F`);
     expect(location.searchParams.get("code_challenge_method")).toBe("s256");
     expect(location.searchParams.get("code_challenge")).toBeTruthy();
     // The PKCE verifier waits in a cookie for the callback.
