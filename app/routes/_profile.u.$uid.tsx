@@ -17,6 +17,7 @@ import { parseParams } from "~/lib/params";
 import { uuidParam } from "~/lib/schemas";
 import { formatDateTime, isoString } from "~/lib/time";
 import { blockStatus, blockUser, ChatError, unblockUser } from "~/models/chat.server";
+import { listSharedGuilds, type SharedGuild } from "~/models/discord-guilds.server";
 import { recordFootprint } from "~/models/footprints.server";
 import { onlineUserIds } from "~/models/presence.server";
 import { ratingsOf } from "~/models/reviews.server";
@@ -38,17 +39,19 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const profile = await getProfile({ db: context.db, userId: uid });
   if (!profile) throw new Response(null, { status: 404 });
   const isSelf = viewerId === uid;
-  const [online, ratings, blocks, plan, subscription] = await Promise.all([
+  const [online, ratings, blocks, plan, subscription, sharedGuilds] = await Promise.all([
     onlineUserIds({ db: context.db, viewerId, userIds: [uid] }),
     ratingsOf(context.db, [uid]),
     viewerId && !isSelf ? blockStatus({ db: context.db, viewerId, otherId: uid }) : { byViewer: false, ofViewer: false },
     getPlan({ db: context.db, sellerId: uid }),
     viewerId && !isSelf ? subscriptionTo({ db: context.db, subscriberId: viewerId, subscribeeId: uid }) : null,
+    // Only while Discord sign-in is on: its CDN, where the icons are, is allowed by the page's CSP only then.
+    viewerId && !isSelf && context.auth.publicConfig.discord ? listSharedGuilds({ db: context.db, viewerId, profileId: uid, cdnUrl: context.config.DISCORD_CDN_URL }) : [],
     viewerId && !isSelf && !profile.left ? recordFootprint({ db: context.db, visitorId: viewerId, visitedId: uid }) : null,
   ]);
   // Said from here, so the page's code does not carry these rare lines (README "Page weight").
   const standing = profile.left ? messages.account.userLeft : profile.suspended ? messages.moderation.suspendedUser : null;
-  return { profile, standing, online: online.has(uid), rating: ratings.get(uid)!, isSelf, signedIn: !!viewer, blocks, plan, subscription };
+  return { profile, standing, online: online.has(uid), rating: ratings.get(uid)!, isSelf, signedIn: !!viewer, blocks, plan, subscription, sharedGuilds };
 }
 
 const blockFormSchema = z.object({ intent: z.enum(["block", "unblock"]) });
@@ -77,7 +80,7 @@ const tabClass = ({ isActive }: { isActive: boolean }) =>
   `-mb-px border-b-2 px-3 py-2 text-sm font-semibold whitespace-nowrap ${isActive ? "border-brand-600 text-brand-700" : "border-transparent text-slate-600 hover:text-slate-900"}`;
 
 export default function ProfileLayout() {
-  const { profile, standing, online, rating, isSelf, signedIn, blocks, plan, subscription } = useLoaderData<typeof loader>();
+  const { profile, standing, online, rating, isSelf, signedIn, blocks, plan, subscription, sharedGuilds } = useLoaderData<typeof loader>();
   const { pathname, search } = useLocation();
   const base = `/u/${profile.uid}`;
   return (
@@ -96,6 +99,7 @@ export default function ProfileLayout() {
         <div className="mt-4">
           <GameChips games={profile.games} />
         </div>
+        {sharedGuilds.length > 0 ? <SharedGuilds guilds={sharedGuilds} /> : null}
         <div className="mt-5 flex flex-wrap items-center gap-2">
           {isSelf ? (
             <>
@@ -162,5 +166,34 @@ export default function ProfileLayout() {
       </nav>
       <Outlet />
     </div>
+  );
+}
+
+/**
+ * The Discord servers the viewer shares with this gamer, both having agreed in /settings/privacy (issue 36). Its words
+ * are here, not in ~/lib/messages/privacy: a module both this page and the settings page import becomes a chunk of its
+ * own that every profile view would fetch.
+ */
+function SharedGuilds({ guilds }: { guilds: readonly SharedGuild[] }) {
+  return (
+    <section aria-labelledby="shared-guilds-title" className="mt-4">
+      <h2 id="shared-guilds-title" className="text-sm font-semibold text-slate-700">
+        共通のDiscordサーバー
+      </h2>
+      <ul className="mt-2 flex flex-wrap gap-2">
+        {guilds.map((guild) => (
+          <li key={guild.id} className="flex max-w-full min-w-0 items-center gap-2 rounded-full bg-slate-100 py-1 pr-3 pl-1 text-sm text-slate-800">
+            {guild.iconUrl ? (
+              <img src={guild.iconUrl} alt="" width={32} height={32} loading="lazy" className="size-8 shrink-0 rounded-full" />
+            ) : (
+              <span aria-hidden="true" className="flex size-8 shrink-0 items-center justify-center rounded-full bg-brand-100 font-semibold text-brand-700">
+                {Array.from(guild.name)[0]}
+              </span>
+            )}
+            <span className="min-w-0 truncate">{guild.name}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

@@ -84,6 +84,8 @@ const PRODUCT_ROUTES: Row[] = [
   guarded("/settings/notifications"),
   // Reports (通報, issue 27): the report dialog's page twin and the reporter's own history.
   guarded("/settings/reports"),
+  // Discord's servers on profiles, opted into (issue 36).
+  guarded("/settings/privacy"),
   guarded("/report?type=user&id={uid}", (f) => `/report?type=user&id=${f.uid}`),
   guarded("/reset-password"),
   open("/forgot-password"),

@@ -26,3 +26,4 @@ export * as hidden from "./hidden";
 export * as reports from "./reports";
 export * as moderation from "./moderation";
 export * as reportLink from "./report-link";
+export * as privacy from "./privacy";
