@@ -14,6 +14,11 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 /** The flows' SMTP server (test/support/e2e-mail-server.mjs) and where they read what it received. */
 const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 3125);
 const MAIL_HTTP_PORT = Number(process.env.E2E_MAIL_HTTP_PORT ?? 3126);
+/** The flows' stand-in Discord (test/support/e2e-discord.mjs): 「Discordでログイン」 on the built server goes there. */
+const DISCORD_PORT = Number(process.env.E2E_DISCORD_PORT ?? 3127);
+const DISCORD_URL = `http://127.0.0.1:${DISCORD_PORT}`;
+const DISCORD_CLIENT = { id: "100000000000000001", secret: "stand-in-secret" };
+process.env.E2E_DISCORD_URL = DISCORD_URL;
 /**
  * With TEST_DATABASE_URL (as `.ci/run` sets it), a second built server on a fresh PostgreSQL database: flows that need
  * an operator's command beside the running server (`npm run moderation`) use it, since only one process can open the
@@ -58,6 +63,19 @@ const LOCAL_SERVERS: Extract<PlaywrightTestConfig["webServer"], unknown[]> = [
     timeout: 30_000,
     env: { E2E_SMTP_PORT: String(SMTP_PORT), E2E_MAIL_HTTP_PORT: String(MAIL_HTTP_PORT) },
   },
+  // Discord as the flows meet it: its consent page with 許可/拒否, its token endpoint and API, its CDN.
+  {
+    command: "node test/support/e2e-discord.mjs",
+    url: `${DISCORD_URL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 30_000,
+    env: {
+      E2E_DISCORD_PORT: String(DISCORD_PORT),
+      E2E_DISCORD_CLIENT_ID: DISCORD_CLIENT.id,
+      E2E_DISCORD_CLIENT_SECRET: DISCORD_CLIENT.secret,
+      E2E_DISCORD_REDIRECT_URI: [`http://127.0.0.1:${PORT}/auth/v1/callback`, `http://127.0.0.1:${PG_PORT}/auth/v1/callback`].join(","),
+    },
+  },
   // The built server, as `npm start` runs it, on a fresh embedded database with demo data.
   {
     command: `rm -rf "${dataDir}" && node build/index.js`,
@@ -71,6 +89,10 @@ const LOCAL_SERVERS: Extract<PlaywrightTestConfig["webServer"], unknown[]> = [
       DATA_DIR: dataDir,
       SITE_URL: `http://127.0.0.1:${PORT}`,
       SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+      DISCORD_CLIENT_ID: DISCORD_CLIENT.id,
+      DISCORD_CLIENT_SECRET: DISCORD_CLIENT.secret,
+      DISCORD_URL,
+      DISCORD_CDN_URL: DISCORD_URL,
     },
   },
   ...(process.env.E2E_PG_DATABASE_URL
@@ -89,6 +111,10 @@ const LOCAL_SERVERS: Extract<PlaywrightTestConfig["webServer"], unknown[]> = [
             TEST_DATABASE_URL: process.env.TEST_DATABASE_URL!,
             SITE_URL: process.env.E2E_PG_BASE_URL!,
             SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+            DISCORD_CLIENT_ID: DISCORD_CLIENT.id,
+            DISCORD_CLIENT_SECRET: DISCORD_CLIENT.secret,
+            DISCORD_URL,
+            DISCORD_CDN_URL: DISCORD_URL,
           },
         },
       ]

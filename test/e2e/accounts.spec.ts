@@ -56,7 +56,7 @@ for (const javaScriptEnabled of [true, false]) {
       await ready();
       await page.getByLabel("メールアドレス").fill(email);
       await page.getByLabel("パスワード").fill(PASSWORD);
-      await page.getByRole("button", { name: "ログイン" }).last().click();
+      await page.getByRole("button", { name: "ログイン", exact: true }).last().click();
       await expect(page).toHaveURL("/settings");
       await expect(page.getByText("E2Eゲーマー")).toBeVisible();
       expect(meNotFound, "GET /api/auth/me answered 404 on these pages").toEqual([]);
@@ -67,7 +67,7 @@ for (const javaScriptEnabled of [true, false]) {
       if (javaScriptEnabled) await waitForHydration(page);
       await page.getByLabel("メールアドレス").fill("minato@demo.gamermatch.jp");
       await page.getByLabel("パスワード").fill("wrong-password");
-      await page.getByRole("button", { name: "ログイン" }).last().click();
+      await page.getByRole("button", { name: "ログイン", exact: true }).last().click();
       await expect(page.getByText("メールアドレスまたはパスワードが正しくありません")).toBeVisible();
     });
   });

@@ -203,7 +203,7 @@ test("the checkout needs sign-in and comes back to it afterwards", local(NEEDS.t
   await waitForHydration(page);
   await page.getByLabel("メールアドレス").fill(me.email);
   await page.getByLabel("パスワード").fill(E2E_PASSWORD);
-  await page.getByRole("button", { name: "ログイン" }).last().click();
+  await page.getByRole("button", { name: "ログイン", exact: true }).last().click();
   await expect(page).toHaveURL(checkoutUrl(1));
   await expectCheckoutDisclosures(page, { coins: 500, price: 540 });
 });

@@ -50,7 +50,7 @@ test.describe("with JavaScript disabled", local(NEEDS.demoData), () => {
     await page.getByRole("link", { name: "ログインして参加する" }).click();
     await page.getByLabel("メールアドレス").fill(me.email);
     await page.getByLabel("パスワード").fill("correct-horse-42");
-    await page.getByRole("button", { name: "ログイン" }).last().click();
+    await page.getByRole("button", { name: "ログイン", exact: true }).last().click();
     await page.waitForURL(eventUrl);
     await joinAndLeave(page, me.displayName);
   });

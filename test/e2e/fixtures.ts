@@ -252,6 +252,6 @@ export async function login(page: import("@playwright/test").Page, email: string
   await page.goto(`/login?redirectTo=${encodeURIComponent(redirectTo)}`);
   await page.getByLabel("メールアドレス").fill(email);
   await page.getByLabel("パスワード").fill(E2E_PASSWORD);
-  await page.getByRole("button", { name: "ログイン" }).last().click();
+  await page.getByRole("button", { name: "ログイン", exact: true }).last().click();
   await page.waitForURL(redirectTo);
 }

@@ -56,7 +56,7 @@ export async function signIn(page: Page, person: Person, to: string, { javaScrip
   if (javaScript) await waitForHydration(page);
   await page.getByLabel("メールアドレス").fill(person.email);
   await page.getByLabel("パスワード").fill(E2E_PASSWORD);
-  await page.getByRole("button", { name: "ログイン" }).last().click();
+  await page.getByRole("button", { name: "ログイン", exact: true }).last().click();
   await expect(page).toHaveURL(to);
 }
 
