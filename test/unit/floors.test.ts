@@ -46,7 +46,9 @@ afterEach(() => {
   for (const dir of trees.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe("the floors check", () => {
+// Each case starts dependency-cruiser (a Node process that loads TypeScript): 1–3 s alone, 5.6–6.8 s measured while a
+// Playwright run shared the two cores, over vitest's 5 s default. 30 s stays well above that worst case.
+describe("the floors check", { timeout: 30_000 }, () => {
   it("passes a tree whose imports all point down", () => {
     const { status, output } = check(tree(house));
     expect(output).toContain("no dependency violations found");
