@@ -33,10 +33,20 @@ test("after a new deployment the next navigation is a full page load", async ({ 
   await page.goto("/");
   await waitForHydration(page);
   await markDocument(page);
-  await page.route("**/builds/latest", (route) => route.fulfill({ json: { id: "a-newer-build" } }));
-  const checked = page.waitForRequest("**/builds/latest");
-  await page.evaluate(() => window.dispatchEvent(new Event("focus")));
-  await checked;
+  let answered = 0;
+  await page.route("**/builds/latest", (route) => {
+    answered += 1;
+    return route.fulfill({ json: { id: "a-newer-build" } });
+  });
+  // The tab checks one at a time: a focus while a check is still out (the page's own, from when the window got focus
+  // on load, slow on a loaded runner) is ignored, and that check asked the real server. So focus again until the
+  // newer build was answered once; a single focus and waiting for its request timed out in CI.
+  await expect
+    .poll(async () => {
+      await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+      return answered;
+    })
+    .toBeGreaterThan(0);
   await page.getByRole("banner").getByRole("link", { name: "サポート" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("サポート");
   expect(await documentWasReloaded(page)).toBe(true);
