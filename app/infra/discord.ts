@@ -1,4 +1,5 @@
 import * as oauth from "oauth4webapi";
+import { DISCORD_AVATAR_MAX_BYTES as AVATAR_MAX_BYTES } from "~/lib/constants";
 
 /**
  * Discord as an OAuth 2.0 authorization server (issue 36, ADR 039), through oauth4webapi with the endpoints named:
@@ -49,7 +50,6 @@ export class DiscordError extends Error {
   override name = "DiscordError";
 }
 
-const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 
 export function createDiscordClient({
   clientId,

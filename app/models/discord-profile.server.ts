@@ -4,12 +4,11 @@ import { log } from "~/infra/logger.server";
 import type { Realtime } from "~/infra/realtime";
 import type { ImageStorage } from "~/infra/storage";
 import { DISPLAY_NAME_MAX } from "~/lib/constants";
+import { messages } from "~/lib/messages";
 import { profileSchema } from "~/lib/schemas";
 import { setAvatar, saveProfile } from "./user.server";
 import { storeImage, UploadError } from "./uploads.server";
 
-/** The name a new account made by Discord starts with when Discord's will not do (empty, or not a valid name). */
-const FALLBACK_NAME = "Discordユーザー";
 
 /**
  * A gamer who signed in with Discord for the first time gets a profile from it (issue 36): their display name
@@ -42,7 +41,7 @@ export async function createProfileFromDiscord({
     // A name longer than ours is cut (by characters, not UTF-16 units), not thrown away.
     .map((candidate) => (typeof candidate === "string" ? profileSchema.shape.displayName.safeParse(Array.from(candidate.trim()).slice(0, DISPLAY_NAME_MAX).join("")) : null))
     .find((parsed) => parsed?.success)?.data;
-  const { created } = await saveProfile({ db, realtime, userId, email, input: { displayName: displayName ?? FALLBACK_NAME, bio: "", games: [] } });
+  const { created } = await saveProfile({ db, realtime, userId, email, input: { displayName: displayName ?? messages.auth.discordFallbackName, bio: "", games: [] } });
   if (!created || typeof metadata.avatar_url !== "string") return;
   const bytes = await fetchDiscordImage(metadata.avatar_url, { cdnUrl, timeoutMs });
   if (!bytes) return;

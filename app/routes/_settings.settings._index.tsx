@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { SignOutButton } from "~/components/sign-out-button";
 import { requireProfile, requireUser } from "~/http/auth.server";
@@ -52,7 +52,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       log.warn({ err: error }, "settings: linkIdentity failed");
       throw await redirectWithToast(request, context.config, "/settings", { type: "error", title: error?.message ?? messages.auth.failed });
     }
-    throw new Response(null, { status: 302, headers: { Location: data.url } });
+    throw redirect(data.url);
   }
   if (intent === "unlink-discord") {
     const { data } = await supabase.auth.getUserIdentities();

@@ -4,6 +4,7 @@ import {
   CONFIRMATION_LINK_TTL_MS,
   DISCORD_GUILDS_MAX,
   DISCORD_SCOPES,
+  OAUTH_FLOW_KEEP_MS,
   OAUTH_FLOW_TTL_MS,
   EMAIL_MAX,
   PASSWORD_INPUT_MAX,
@@ -611,7 +612,7 @@ export function createLocalAuthHandler({
     const now = clock();
     await db.transaction().execute(async (trx) => {
       // Flows nobody finished are of no use a day later.
-      await trx.deleteFrom("auth_flow_states").where("expires_at", "<", new Date(now.getTime() - 24 * 60 * 60_000)).execute();
+      await trx.deleteFrom("auth_flow_states").where("expires_at", "<", new Date(now.getTime() - OAUTH_FLOW_KEEP_MS)).execute();
       await trx
         .insertInto("auth_flow_states")
         .values({

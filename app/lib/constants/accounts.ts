@@ -25,6 +25,10 @@ export const REFRESH_TOKEN_REUSE_INTERVAL_MS = 10_000;
 export const OAUTH_FLOW_TTL_MS = 10 * 60_000;
 /** What the embedded auth asks Discord for: who they are, their address, and their servers (SPEC's sign-in). */
 export const DISCORD_SCOPES = ["identify", "email", "guilds"] as const;
+/** A flow nobody finished is deleted this long after it expired (when the next sign-in starts). */
+export const OAUTH_FLOW_KEEP_MS = 24 * 60 * 60_000;
+/** A Discord avatar larger than this is not fetched for a new profile. */
+export const DISCORD_AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 /** The servers kept per Discord identity (Discord's first page of `/users/@me/guilds`). */
 export const DISCORD_GUILDS_MAX = 200;
 /** The shared Discord servers a profile lists at most (issue 36): a glance, not a directory. */

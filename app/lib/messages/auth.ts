@@ -1,3 +1,4 @@
+import { banned } from "./moderation";
 export const invalidCredentials = "メールアドレスまたはパスワードが正しくありません";
 export const userExists = "このメールアドレスはすでに登録されています";
 export const rateLimited = "ログインの試行回数が多すぎます。しばらくしてから再度お試しください。";
@@ -45,6 +46,8 @@ export const discordAccountGone = "このアカウントは利用できません
 export const identityNotFound = "連携が見つかりません";
 export const lastSignInMethod = "ほかにログインする方法がないため、連携を解除できません。先にパスワードを設定してください。";
 export const emailIdentityNotDeletable = "メールアドレスでのログインは解除できません";
+/** A new account made by Discord, when Discord's name will not do (empty, or not a valid name). */
+export const discordFallbackName = "Discordユーザー";
 export const discordLinked = "Discordを連携しました";
 export const discordUnlinked = "Discordの連携を解除しました";
 /** What /login (or the settings toast) says when a Discord sign-in or link did not happen, by kind (app/http/auth.server.ts). */
@@ -57,7 +60,7 @@ export const discordError = {
   no_email: discordNoEmail,
   linked_elsewhere: discordLinkedElsewhere,
   already_linked: discordAlreadyLinked,
-  banned: "このアカウントは利用停止されています。お問い合わせは /inquiry から",
+  banned,
   gone: discordAccountGone,
   failed: "Discordでログインできませんでした。もう一度お試しください。",
 };
