@@ -9,7 +9,13 @@ import type { ChatSender } from "./models/chat-sender.server";
 
 /** What every loader and action receives as `context`. Tests build their own. */
 export interface AppContext {
+  /** The primary: every write, every transaction, and every read of the caller's own things. */
   db: Database;
+  /**
+   * For the heavy public reads only (explore, game pages, profiles, the public feed): the read replica when there is
+   * one that already holds the caller's last write, else the primary (app/infra/db/read-replica.ts, ADR 040).
+   */
+  readDb: Database;
   io: SocketServer;
   config: AppConfig;
   cspNonce: string;

@@ -14,6 +14,7 @@ import type { ViteDevServer } from "vite";
 import { createAuthService, type RequestAuth, type RequestInfo } from "../app/infra/auth/session";
 import type { AppConfig } from "../app/infra/config";
 import type { DatabaseHandle } from "../app/infra/db";
+import { openReadReplica } from "../app/infra/db/read-replica";
 import { createDiscordClient } from "../app/infra/discord";
 import { log } from "../app/infra/logger.server";
 import { createPayments } from "../app/infra/payments";
@@ -37,6 +38,7 @@ import { migrationsApplied } from "./db/migrate";
 import { startMailService, type MailService } from "./mail/service";
 import { createMetrics, metricsEndpoint, type Metrics } from "./metrics";
 import { createOverloadGuard, type OverloadGuard } from "./overload";
+import { createReadRouting } from "./read-routing";
 import { startPresenceTracker, type PresenceTracker } from "./presence";
 import { requestLog, routeLabels } from "./request-log";
 import { cspNonce, refuseCrossSiteWrites, refuseHostLikePaths, securityHeaders } from "./security";
@@ -161,6 +163,12 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   // Before the realtime module's own middleware: an overloaded server does not spend a query on a handshake.
   io.use(overload.socketMiddleware);
   const payments = createPayments(config);
+  // The heavy public reads' replica (ADR 040); on PGlite or without DATABASE_READ_URL every read is the primary's.
+  const readReplica =
+    config.DATABASE_READ_URL && database.engine === "postgres"
+      ? await openReadReplica({ url: config.DATABASE_READ_URL, primary: database.db, poolMax: config.DATABASE_POOL_MAX })
+      : undefined;
+  const readRouting = createReadRouting({ primary: database.db, replica: readReplica });
   const storage = createImageStorage(config);
   // The tracker needs the emitter and the emitter reports connections to the tracker.
   let presence: PresenceTracker | undefined;
@@ -226,6 +234,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
     res.once("close", finish);
     next();
   });
+  app.use(readRouting.middleware);
   app.use(compression());
   app.use(cspNonce);
   app.use(
@@ -332,6 +341,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
       mode: development ? "development" : "production",
       getLoadContext: (req, res): AppLoadContext => ({
         db: database.db,
+        readDb: readRouting.readDbFor(req),
         io,
         config,
         cspNonce: res.locals.cspNonce,
@@ -410,6 +420,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
         overload.stop();
         await vite?.close();
         await redis?.quit();
+        await readReplica?.close();
         await database.close();
       })();
       return closing;

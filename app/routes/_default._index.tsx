@@ -30,7 +30,8 @@ const EXCERPT_MAX = 80;
  * The loader sends only what is drawn (the page's HTML, data included, stays small) and formats times here.
  */
 export async function loader({ context }: LoaderFunctionArgs) {
-  const { db } = context;
+  // Public reads: the replica when there is one (ADR 040).
+  const db = context.readDb;
   const viewer = await context.auth.getUser();
   const viewerId = viewer?.id ?? null;
   const now = new Date();

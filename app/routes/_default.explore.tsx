@@ -20,10 +20,10 @@ export const meta: MetaFunction = () => pageMeta("さがす", "ゲーム・価�
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const requested = parseExploreParams(new URL(request.url).searchParams);
   const viewer = await context.auth.getUser();
-  const games = await listGames({ db: context.db });
+  const games = await listGames({ db: context.readDb });
   // A game that does not exist is dropped like any other unusable value.
   const filters = requested.game && !games.some((game) => game.slug === requested.game) ? { ...requested, game: null } : requested;
-  const { listings, hasMore } = await searchListings({ db: context.db, viewerId: viewer?.id ?? null, filters });
+  const { listings, hasMore } = await searchListings({ db: context.readDb, viewerId: viewer?.id ?? null, filters });
   return { filters, games: games.map(({ slug, name }) => ({ slug, name })), listings, hasMore };
 }
 

@@ -14,7 +14,7 @@ export const meta: MetaFunction = () => pageMeta("フィード");
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { cursor } = parseQuery(postPageQuerySchema, request);
   const viewer = await context.auth.getUser();
-  const page = await listPosts({ db: context.db, viewerId: viewer?.id ?? null, cursor, limit: POSTS_PAGE_SIZE });
+  const page = await listPosts({ db: context.readDb, viewerId: viewer?.id ?? null, cursor, limit: POSTS_PAGE_SIZE });
   return { page, viewerId: viewer?.id ?? null, paged: !!cursor };
 }
 

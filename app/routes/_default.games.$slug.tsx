@@ -21,16 +21,16 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.ga
 /** `/games/{slug}`: the game's cover, its sellers (online first), its communities and recent posts about it. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { slug } = parseParams(slugParamsSchema, params, request);
-  const game = await getGame({ db: context.db, slug });
+  const game = await getGame({ db: context.readDb, slug });
   if (!game) throw new Response(null, { status: 404, statusText: "Not Found" });
   const viewer = await context.auth.getUser();
   const viewerId = viewer?.id ?? null;
   const [{ listings }, communities, posts, { events }] = await Promise.all([
     // Online sellers first, then by rating: explore's recommended order within the game.
-    searchListings({ db: context.db, viewerId, filters: { ...EXPLORE_DEFAULTS, game: slug }, pageSize: GAME_PAGE_SELLERS_MAX }),
-    listCommunities({ db: context.db, gameSlug: slug }),
-    listPosts({ db: context.db, viewerId, gameId: game.id, limit: GAME_PAGE_POSTS_MAX }),
-    listEvents({ db: context.db, now: new Date(), when: "upcoming", gameSlug: slug, limit: GAME_PAGE_EVENTS_MAX }),
+    searchListings({ db: context.readDb, viewerId, filters: { ...EXPLORE_DEFAULTS, game: slug }, pageSize: GAME_PAGE_SELLERS_MAX }),
+    listCommunities({ db: context.readDb, gameSlug: slug }),
+    listPosts({ db: context.readDb, viewerId, gameId: game.id, limit: GAME_PAGE_POSTS_MAX }),
+    listEvents({ db: context.readDb, now: new Date(), when: "upcoming", gameSlug: slug, limit: GAME_PAGE_EVENTS_MAX }),
   ]);
   return { game, sellers: listings, communities, events, posts: posts.posts, viewerId };
 }

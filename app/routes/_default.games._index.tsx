@@ -8,7 +8,7 @@ export const meta: MetaFunction = () => pageMeta("ゲーム一覧", "GamerMatch�
 
 /** `/games`: every game with its cover, each linking to its page. */
 export async function loader({ context }: LoaderFunctionArgs) {
-  return { games: await listGames({ db: context.db }) };
+  return { games: await listGames({ db: context.readDb }) };
 }
 
 export default function GamesPage() {

@@ -30,12 +30,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const viewer = await context.auth.getUser();
   const viewerId = viewer?.id ?? null;
   if (photo) {
-    const post = await getPost({ db: context.db, postId: photo, viewerId });
+    const post = await getPost({ db: context.readDb, postId: photo, viewerId });
     // A locked picture has no full-size view: it is not the viewer's to see.
     if (!post || post.author.uid !== uid || !post.image) throw new Response(null, { status: 404 });
     return { uid, photo: post, page: null };
   }
-  const page = await listPosts({ db: context.db, viewerId, authorId: uid, withImage: true, cursor, limit: GALLERY_PAGE_SIZE });
+  const page = await listPosts({ db: context.readDb, viewerId, authorId: uid, withImage: true, cursor, limit: GALLERY_PAGE_SIZE });
   return { uid, photo: null, page };
 }
 

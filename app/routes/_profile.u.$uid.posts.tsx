@@ -21,7 +21,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { uid } = parseParams(paramsSchema, params, request);
   const { cursor } = parseQuery(postPageQuerySchema, request);
   const viewer = await context.auth.getUser();
-  const page = await listPosts({ db: context.db, viewerId: viewer?.id ?? null, authorId: uid, cursor, limit: POSTS_PAGE_SIZE });
+  const page = await listPosts({ db: context.readDb, viewerId: viewer?.id ?? null, authorId: uid, cursor, limit: POSTS_PAGE_SIZE });
   return { page, viewerId: viewer?.id ?? null, isSelf: viewer?.id === uid };
 }
 

@@ -36,14 +36,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { uid } = parseParams(paramsSchema, params, request);
   const viewer = await context.auth.getUser();
   const viewerId = viewer?.id ?? null;
-  const profile = await getProfile({ db: context.db, userId: uid });
+  const profile = await getProfile({ db: context.readDb, userId: uid });
   if (!profile) throw new Response(null, { status: 404 });
   const isSelf = viewerId === uid;
   const [online, ratings, blocks, plan, subscription, sharedGuilds] = await Promise.all([
     onlineUserIds({ db: context.db, viewerId, userIds: [uid] }),
-    ratingsOf(context.db, [uid]),
+    ratingsOf(context.readDb, [uid]),
     viewerId && !isSelf ? blockStatus({ db: context.db, viewerId, otherId: uid }) : { byViewer: false, ofViewer: false },
-    getPlan({ db: context.db, sellerId: uid }),
+    getPlan({ db: context.readDb, sellerId: uid }),
     viewerId && !isSelf ? subscriptionTo({ db: context.db, subscriberId: viewerId, subscribeeId: uid }) : null,
     // Only while Discord sign-in is on: its CDN, where the icons are, is allowed by the page's CSP only then.
     viewerId && !isSelf && context.auth.publicConfig.discord ? listSharedGuilds({ db: context.db, viewerId, profileId: uid, cdnUrl: context.config.DISCORD_CDN_URL }) : [],

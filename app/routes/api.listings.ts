@@ -8,7 +8,7 @@ import { createListing, listListings } from "~/models/listings.server";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const query = parseOrThrow(listListingsQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
   const viewer = await context.auth.getUser();
-  const { listings, hasMore } = await listListings({ db: context.db, gameSlug: query.game, sellerId: query.sellerId, viewerId: viewer?.id, limit: query.limit, offset: query.offset });
+  const { listings, hasMore } = await listListings({ db: context.readDb, gameSlug: query.game, sellerId: query.sellerId, viewerId: viewer?.id, limit: query.limit, offset: query.offset });
   return apiOk({ data: { listings, hasMore } });
 }
 

@@ -13,6 +13,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!query.success) return apiError(400, "invalid_input", messages.validation.checkInput);
   const viewer = await context.auth.getUser();
   const { authorId, withImage, cursor, limit } = query.data;
-  const page = await listPosts({ db: context.db, viewerId: viewer?.id ?? null, authorId, withImage, cursor, limit });
+  const page = await listPosts({ db: context.readDb, viewerId: viewer?.id ?? null, authorId, withImage, cursor, limit });
   return apiOk({ data: page });
 }

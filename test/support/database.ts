@@ -25,20 +25,33 @@ export async function createTestDatabase({
   seed = false,
   demoAccounts = false,
   storage,
-}: { engine?: "postgres" | "pglite"; migrate?: boolean; seed?: boolean; demoAccounts?: boolean; storage?: ImageStorage } = {}): Promise<TestDatabase> {
+  adminUrl = process.env.TEST_DATABASE_URL,
+}: {
+  engine?: "postgres" | "pglite";
+  migrate?: boolean;
+  seed?: boolean;
+  demoAccounts?: boolean;
+  storage?: ImageStorage;
+  /** The PostgreSQL server to make the database on: TEST_DATABASE_URL's unless a test runs its own. */
+  adminUrl?: string;
+} = {}): Promise<TestDatabase> {
   let handle: DatabaseHandle;
   let drop = async () => {};
   let databaseUrl: string | undefined;
   if (engine === "postgres") {
-    const adminUrl = process.env.TEST_DATABASE_URL;
     if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
     const name = `gm_test_${randomBytes(6).toString("hex")}`;
-    await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+    await withAdmin(adminUrl, (client) =>
+      client.query(`CREATE DATABASE ${name}`)
+    );
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     databaseUrl = url.toString();
     handle = await openDatabase({ url: databaseUrl, poolMax: 5 });
-    drop = () => withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    drop = () =>
+      withAdmin(adminUrl, (client) =>
+        client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      );
   } else {
     handle = await openDatabase({ dataDir: "memory://" });
   }
@@ -54,7 +67,10 @@ export async function createTestDatabase({
   };
 }
 
-async function withAdmin(url: string, run: (client: pg.Client) => Promise<unknown>) {
+async function withAdmin(
+  url: string,
+  run: (client: pg.Client) => Promise<unknown>
+) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

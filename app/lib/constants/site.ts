@@ -25,3 +25,17 @@ export const PASSWORD_INPUT_MAX = 1024;
 /** Query strings: the largest offset and page number a list accepts; beyond is a 400, not a database error. */
 export const QUERY_OFFSET_MAX = 1_000_000;
 export const PAGE_NUMBER_MAX = 10_000;
+
+/**
+ * The read replica (DATABASE_READ_URL, ADR 040): how often its replay position is compared with the primary's, how
+ * far behind it may be and still serve reads, and how long a caller's last write routes their reads to the primary
+ * (the `gm_wrote` cookie: longer than the lag allowed, so that an expired cookie never points at a stale replica).
+ */
+export const READ_REPLICA = {
+  pollMs: 200,
+  maxLagMs: 5_000,
+  connectTimeoutMs: 2_000,
+  pendingMax: 600,
+  wroteCookie: "gm_wrote",
+  wroteCookieMaxAgeSeconds: 60,
+} as const;

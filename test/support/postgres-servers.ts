@@ -1,0 +1,202 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import pg from "pg";
+import { freePort } from "../../server/cluster/cluster";
+
+const run = promisify(execFile);
+
+/** PostgreSQL's own programs (initdb, pg_ctl, pg_basebackup): Debian's server package puts them here. */
+export const PG_BIN = process.env.PG_BIN ?? "/usr/lib/postgresql/15/bin";
+
+/** Why this machine cannot run servers of a test's own, or undefined when it can. */
+export function ownServersProblem() {
+  for (const program of ["initdb", "pg_ctl", "pg_basebackup"]) {
+    if (!fs.existsSync(path.join(PG_BIN, program)))
+      return `${path.join(PG_BIN, program)} is missing`;
+  }
+  if (process.getuid?.() === 0 && !postgresUser())
+    return "running as root and there is no postgres user to run the servers as";
+  return undefined;
+}
+
+/** initdb refuses to run as root: as root, the servers run as the machine's postgres user. */
+function postgresUser() {
+  try {
+    const passwd = fs
+      .readFileSync("/etc/passwd", "utf8")
+      .split("\n")
+      .find((line) => line.startsWith("postgres:"));
+    if (!passwd) return undefined;
+    const [, , uid, gid] = passwd.split(":");
+    return { uid: Number(uid), gid: Number(gid) };
+  } catch {
+    return undefined;
+  }
+}
+
+async function pgTool(program: string, args: string[]) {
+  const file = path.join(PG_BIN, program);
+  const user = process.getuid?.() === 0 ? postgresUser() : undefined;
+  // runuser (util-linux) rather than the uid option: the tools read their user's environment, not root's.
+  const [command, commandArgs] = user
+    ? ["runuser", ["-u", "postgres", "--", file, ...args]]
+    : [file, args];
+  try {
+    return await run(command, commandArgs, {
+      cwd: os.tmpdir(),
+      maxBuffer: 8 * 1024 * 1024,
+    });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(
+      `${program} ${args.join(" ")} failed:\n${stdout ?? ""}${stderr ?? ""}`
+    );
+  }
+}
+
+export interface PrimaryAndReplica {
+  /** Admin URLs (user postgres, database postgres, trust auth) of the two servers. */
+  primaryUrl: string;
+  replicaUrl: string;
+  /** The replica stops applying WAL (it keeps receiving it): a replica that lags. */
+  pauseReplay(): Promise<void>;
+  resumeReplay(): Promise<void>;
+  /** Whether the replica has applied everything the primary has written. */
+  caughtUp(): Promise<boolean>;
+  stopReplica(): Promise<void>;
+  startReplica(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A PostgreSQL primary and its streaming replica of the test's own: `initdb` and `pg_basebackup` into a temporary
+ * directory, each server on a free port of 127.0.0.1. The machine's shared server (5432) is never touched.
+ */
+export async function startPrimaryAndReplica(): Promise<PrimaryAndReplica> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-pg-"));
+  const user = process.getuid?.() === 0 ? postgresUser() : undefined;
+  if (user) fs.chownSync(dir, user.uid, user.gid);
+  const primaryDir = path.join(dir, "primary");
+  const replicaDir = path.join(dir, "replica");
+  const [primaryPort, replicaPort] = [await freePort(), await freePort()];
+  const settings = (port: number) =>
+    [
+      `port = ${port}`,
+      "listen_addresses = '127.0.0.1'",
+      `unix_socket_directories = '${dir}'`,
+      // A test's data need not survive a power cut.
+      "fsync = off",
+      "synchronous_commit = off",
+      "full_page_writes = off",
+      "shared_buffers = 32MB",
+      "max_connections = 50",
+      "wal_level = replica",
+      "max_wal_senders = 4",
+      "hot_standby = on",
+      "wal_receiver_status_interval = 1s",
+      "",
+    ].join("\n");
+  const started: string[] = [];
+  const start = async (dataDir: string) => {
+    await pgTool("pg_ctl", [
+      "-D",
+      dataDir,
+      "-l",
+      path.join(dir, `${path.basename(dataDir)}.log`),
+      "-w",
+      "-t",
+      "60",
+      "start",
+    ]);
+    if (!started.includes(dataDir)) started.push(dataDir);
+  };
+  const stop = (dataDir: string) =>
+    pgTool("pg_ctl", ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
+
+  try {
+    await pgTool("initdb", [
+      "-D",
+      primaryDir,
+      "-U",
+      "postgres",
+      "--auth=trust",
+      "--no-sync",
+      "-E",
+      "UTF8",
+      "--locale=C.UTF-8",
+    ]);
+    fs.appendFileSync(
+      path.join(primaryDir, "postgresql.conf"),
+      settings(primaryPort)
+    );
+    await start(primaryDir);
+    await pgTool("pg_basebackup", [
+      "-h",
+      "127.0.0.1",
+      "-p",
+      String(primaryPort),
+      "-U",
+      "postgres",
+      "-D",
+      replicaDir,
+      "-R",
+      "-X",
+      "stream",
+      "--no-sync",
+    ]);
+    // The copy carries the primary's settings; the later line wins.
+    fs.appendFileSync(
+      path.join(replicaDir, "postgresql.conf"),
+      `port = ${replicaPort}\n`
+    );
+    await start(replicaDir);
+  } catch (error) {
+    for (const dataDir of started) await stop(dataDir).catch(() => {});
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+
+  const primaryUrl = `postgres://postgres@127.0.0.1:${primaryPort}/postgres`;
+  const replicaUrl = `postgres://postgres@127.0.0.1:${replicaPort}/postgres`;
+  const query = async <T extends pg.QueryResultRow>(
+    url: string,
+    text: string
+  ) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query<T>(text)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    primaryUrl,
+    replicaUrl,
+    pauseReplay: async () =>
+      void (await query(replicaUrl, "select pg_wal_replay_pause()")),
+    resumeReplay: async () =>
+      void (await query(replicaUrl, "select pg_wal_replay_resume()")),
+    async caughtUp() {
+      const [{ lsn }] = await query<{ lsn: string }>(
+        primaryUrl,
+        "select pg_current_wal_lsn()::text as lsn"
+      );
+      const [{ behind }] = await query<{ behind: boolean }>(
+        replicaUrl,
+        `select pg_last_wal_replay_lsn() < '${lsn}'::pg_lsn as behind`
+      );
+      return !behind;
+    },
+    stopReplica: () => stop(replicaDir).then(() => undefined),
+    startReplica: () => start(replicaDir),
+    async close() {
+      for (const dataDir of [replicaDir, primaryDir])
+        await stop(dataDir).catch(() => {});
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
