@@ -1,5 +1,7 @@
 import { z } from "zod";
 import {
+  SUBSCRIPTIONS_LIST_MAX,
+  USER_COMMUNITIES_MAX,
   SUBSCRIPTION_DESCRIPTION_MAX,
   SUBSCRIPTION_PRICE_MIN,
   POST_MAX,
@@ -225,11 +227,20 @@ export const createRoomSchema = z.object({
  * an error from the database.
  */
 const queryInt = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-const limitParam = (max: number, fallback: number) => queryInt(1, max).optional().default(fallback);
+/** `?limit=n`: a whole number from 1; more than the list's maximum gets the maximum (issue 37: no list is unbounded). */
+const limitParam = (max: number, fallback: number) =>
+  queryInt(1, Number.MAX_SAFE_INTEGER)
+    .transform((limit) => Math.min(limit, max))
+    .optional()
+    .default(fallback);
 const offsetParam = queryInt(0, QUERY_OFFSET_MAX).optional().default(0);
 
 /** `?page=n` of the paged HTML lists (notifications, chat rooms, coin history); absent is the first page. */
 export const pageQuerySchema = z.object({ page: queryInt(0, PAGE_NUMBER_MAX).optional().default(0) });
+
+/** GET /api/user/subscriptions and /api/user/communities: `?limit`, their maximum by default. */
+export const subscriptionsQuerySchema = z.object({ limit: limitParam(SUBSCRIPTIONS_LIST_MAX, SUBSCRIPTIONS_LIST_MAX) });
+export const userCommunitiesQuerySchema = z.object({ limit: limitParam(USER_COMMUNITIES_MAX, USER_COMMUNITIES_MAX) });
 
 export const listRoomsQuerySchema = z.object({
   limit: limitParam(CHAT_ROOMS_PAGE_SIZE, CHAT_ROOMS_PAGE_SIZE),

@@ -1,5 +1,5 @@
 import type { Database } from "~/infra/db/schema";
-import { COMMUNITY_MEMBERS_SHOWN } from "~/lib/constants";
+import { COMMUNITY_MEMBERS_SHOWN, USER_COMMUNITIES_MAX } from "~/lib/constants";
 import { DomainError } from "~/lib/domain-error";
 
 /**
@@ -82,12 +82,22 @@ export async function listCommunities({ db, gameSlug, limit = 50 }: { db: Databa
 }
 
 /** The communities a user belongs to (the post dialog's choice), by name. */
-export async function listUserCommunities({ db, userId }: { db: Database; userId: string }): Promise<CommunitySummary[]> {
+export async function listUserCommunities({
+  db,
+  userId,
+  limit = USER_COMMUNITIES_MAX,
+}: {
+  db: Database;
+  userId: string;
+  /** At most USER_COMMUNITIES_MAX, by name. */
+  limit?: number;
+}): Promise<CommunitySummary[]> {
   const rows = await communitiesQuery(db)
     .innerJoin("community_members as m", "m.community_id", "c.id")
     .where("m.user_id", "=", userId)
     .orderBy("c.name")
     .orderBy("c.id")
+    .limit(Math.min(limit, USER_COMMUNITIES_MAX))
     .execute();
   return rows.map(toSummary);
 }

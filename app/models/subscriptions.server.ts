@@ -1,7 +1,7 @@
 import { sql, type Transaction } from "kysely";
 import type { DB, Database } from "~/infra/db/schema";
 import type { Realtime } from "~/infra/realtime";
-import { SUBSCRIPTION_PERIOD_MS, SUBSCRIPTION_REMINDER_BEFORE_MS, SWEEP_BATCH } from "~/lib/constants";
+import { SUBSCRIPTION_PERIOD_MS, SUBSCRIPTION_REMINDER_BEFORE_MS, SUBSCRIPTIONS_LIST_MAX, SWEEP_BATCH } from "~/lib/constants";
 import { DomainError } from "~/lib/domain-error";
 import { messages } from "~/lib/messages";
 import type { SubscriptionPlanInput } from "~/lib/schemas";
@@ -171,13 +171,26 @@ export async function subscribe({
 }
 
 /** The caller's subscriptions, active ones first (soonest to expire first), then expired ones (latest first). */
-export async function listSubscriptions({ db, subscriberId, now = new Date() }: { db: Database; subscriberId: string; now?: Date }) {
+export async function listSubscriptions({
+  db,
+  subscriberId,
+  limit = SUBSCRIPTIONS_LIST_MAX,
+  now = new Date(),
+}: {
+  db: Database;
+  subscriberId: string;
+  /** At most SUBSCRIPTIONS_LIST_MAX: active ones first, soonest to end first. */
+  limit?: number;
+  now?: Date;
+}) {
   const rows = await subscriptionsQuery(db, now)
     .where("s.subscriber_id", "=", subscriberId)
     // A row whose first payment never happened (it rolled back) does not exist; every row here was paid for.
     .orderBy(sql`s.expires_at > ${now}`, "desc")
     .orderBy(sql`case when s.expires_at > ${now} then s.expires_at end`, "asc")
     .orderBy("s.expires_at", "desc")
+    .orderBy("s.subscribee_id")
+    .limit(Math.min(limit, SUBSCRIPTIONS_LIST_MAX))
     .execute();
   return rows.map(toSubscription);
 }

@@ -1,6 +1,7 @@
 import { sql, type Transaction } from "kysely";
 import type { DB, Database } from "~/infra/db/schema";
 import type { Realtime } from "~/infra/realtime";
+import { SUBSCRIPTIONS_LIST_MAX } from "~/lib/constants";
 import type { ProfileInput } from "~/lib/schemas";
 import { publishNotifications, recordNotifications, welcomeNotification } from "./notification.server";
 
@@ -135,6 +136,7 @@ export async function setAvatar({ db, userId, avatarUrl }: { db: Database; userI
 
 /** The caller's subscriptions that are still active (expiresAt in the future). */
 export async function listActiveSubscriptions({ db, userId }: { db: Database; userId: string }): Promise<SubscriptionSummary[]> {
+  // The soonest to end first, SUBSCRIPTIONS_LIST_MAX at most.
   const rows = await db
     .selectFrom("subscriptions as s")
     .innerJoin("users as u", "u.id", "s.subscribee_id")
@@ -142,6 +144,8 @@ export async function listActiveSubscriptions({ db, userId }: { db: Database; us
     .where("s.subscriber_id", "=", userId)
     .where("s.expires_at", ">", sql<Date>`now()`)
     .orderBy("s.expires_at")
+    .orderBy("s.subscribee_id")
+    .limit(SUBSCRIPTIONS_LIST_MAX)
     .execute();
   return rows.map((row) => ({
     subscribee: { uid: row.subscribee_id, displayName: row.display_name },

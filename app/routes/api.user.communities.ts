@@ -1,9 +1,14 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiOk, requireApiUser } from "~/http/api.server";
+import { apiOk, parseOrThrow, requireApiUser } from "~/http/api.server";
+import { userCommunitiesQuerySchema } from "~/lib/schemas";
 import { listUserCommunities } from "~/models/communities.server";
 
-/** GET /api/user/communities → `{success, data: {communities}}`: the caller's communities (the post dialog's choice). */
-export async function loader({ context }: LoaderFunctionArgs) {
+/**
+ * GET /api/user/communities → `{success, data: {communities}}`: the caller's communities (the post dialog's choice), by
+ * name, `?limit` of them (100 at most).
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireApiUser(context);
-  return apiOk({ data: { communities: await listUserCommunities({ db: context.db, userId: user.id }) } });
+  const { limit } = parseOrThrow(userCommunitiesQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
+  return apiOk({ data: { communities: await listUserCommunities({ db: context.db, userId: user.id, limit }) } });
 }

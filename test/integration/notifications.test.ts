@@ -107,7 +107,7 @@ describe("GET /api/notifications", () => {
 
   it("answers bad input with 400 and a signed-out caller with 401", async () => {
     const member = await createMember(server.app);
-    for (const query of ["?limit=0", "?limit=51", "?offset=-1", "?prioritizeUnread=maybe", "?countOnly=yes"]) {
+    for (const query of ["?limit=0", "?limit=1.5", "?limit=1e400", "?offset=-1", "?prioritizeUnread=maybe", "?countOnly=yes"]) {
       const response = await member.api(`/api/notifications${query}`);
       expect(response.status, query).toBe(400);
       expect((await response.json()).error.message).toBe("入力内容を確認してください");
