@@ -51,7 +51,13 @@ describe("a request for 10,000 items gets the list's maximum", () => {
   it(`GET /api/posts: ${POSTS_LIMIT_MAX}`, async () => {
     await db()
       .insertInto("posts")
-      .values(Array.from({ length: over(POSTS_LIMIT_MAX) }, (_, i) => ({ author_id: member.id, content: `投稿${i}`, is_public: true })))
+      .values(
+        Array.from({ length: over(POSTS_LIMIT_MAX) }, (_, i) => ({
+          author_id: member.id,
+          content: `投稿${i}`,
+          is_public: true,
+        }))
+      )
       .execute();
     const body = await getJson(`/api/posts?authorId=${member.id}&limit=10000`);
     expect(body.data.posts).toHaveLength(POSTS_LIMIT_MAX);
@@ -59,7 +65,11 @@ describe("a request for 10,000 items gets the list's maximum", () => {
   });
 
   it(`GET /api/listings: ${LISTINGS_LIMIT_MAX}`, async () => {
-    const game = await db().selectFrom("games").select("id").orderBy("id").executeTakeFirstOrThrow();
+    const game = await db()
+      .selectFrom("games")
+      .select("id")
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
     await db()
       .insertInto("listings")
       .values(
@@ -70,17 +80,25 @@ describe("a request for 10,000 items gets the list's maximum", () => {
           price_per_unit: 100,
           minutes_per_unit: 30,
           max_units: 1,
-        })),
+        }))
       )
       .execute();
-    const body = await getJson(`/api/listings?sellerId=${member.id}&limit=10000`);
+    const body = await getJson(
+      `/api/listings?sellerId=${member.id}&limit=10000`
+    );
     expect(body.data.listings).toHaveLength(LISTINGS_LIMIT_MAX);
   });
 
   it(`GET /api/notifications: ${NOTIFICATIONS_LIMIT_MAX}`, async () => {
     await db()
       .insertInto("notifications")
-      .values(Array.from({ length: over(NOTIFICATIONS_LIMIT_MAX) }, (_, i) => ({ user_id: member.id, type: "system", title: `お知らせ${i}` })))
+      .values(
+        Array.from({ length: over(NOTIFICATIONS_LIMIT_MAX) }, (_, i) => ({
+          user_id: member.id,
+          type: "system",
+          title: `お知らせ${i}`,
+        }))
+      )
       .execute();
     const body = await getJson("/api/notifications?limit=10000");
     expect(body.data.notifications).toHaveLength(NOTIFICATIONS_LIMIT_MAX);
@@ -89,7 +107,11 @@ describe("a request for 10,000 items gets the list's maximum", () => {
   it(`GET /api/chat/rooms: ${CHAT_ROOMS_PAGE_SIZE}`, async () => {
     const others = await users(over(CHAT_ROOMS_PAGE_SIZE));
     for (const [i, other] of others.entries()) {
-      const room = await db().insertInto("chat_rooms").values({ type: "GROUP", name: `グループ${i}` }).returning("id").executeTakeFirstOrThrow();
+      const room = await db()
+        .insertInto("chat_rooms")
+        .values({ type: "GROUP", name: `グループ${i}` })
+        .returning("id")
+        .executeTakeFirstOrThrow();
       await db()
         .insertInto("chat_participants")
         .values([
@@ -106,7 +128,13 @@ describe("a request for 10,000 items gets the list's maximum", () => {
     for (let i = 0; i < over(COIN_HISTORY_LIMIT_MAX); i++) {
       await db()
         .transaction()
-        .execute((trx) => creditPurchase(trx, { userId: member.id, coins: 100, reference: `list-limits-${i}` }));
+        .execute((trx) =>
+          creditPurchase(trx, {
+            userId: member.id,
+            coins: 100,
+            reference: `list-limits-${i}`,
+          })
+        );
     }
     const body = await getJson("/api/coins/history?limit=10000");
     expect(body.data.transactions).toHaveLength(COIN_HISTORY_LIMIT_MAX);
@@ -115,17 +143,30 @@ describe("a request for 10,000 items gets the list's maximum", () => {
 
   it(`GET /api/tickets/all: ${TICKETS_ALL_MAX}`, async () => {
     const [seller] = await users(1);
-    const game = await db().selectFrom("games").select("id").orderBy("id").executeTakeFirstOrThrow();
+    const game = await db()
+      .selectFrom("games")
+      .select("id")
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
     const listing = await db()
       .insertInto("listings")
-      .values({ seller_id: seller!, game_id: game.id, title: "たくさん売れたチケット", price_per_unit: 100, minutes_per_unit: 30, max_units: 1 })
+      .values({
+        seller_id: seller!,
+        game_id: game.id,
+        title: "たくさん売れたチケット",
+        price_per_unit: 100,
+        minutes_per_unit: 30,
+        max_units: 1,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     // Completed bookings, as the bench makes them: the only status with no open obligations to check.
     await sql`
       insert into bookings (listing_id, buyer_id, seller_id, title, price_per_unit, minutes_per_unit, units, total_price, total_minutes,
         desired_start_at, status, accept_deadline_at, accepted_at, started_at, ends_at, completed_at, completed_by, idempotency_key)
-      select ${listing.id}::uuid, ${member.id}::uuid, ${seller}::uuid, 'たくさん売れたチケット', 100, 30, 1, 100, 30,
+      select ${listing.id}::uuid, ${
+      member.id
+    }::uuid, ${seller}::uuid, 'たくさん売れたチケット', 100, 30, 1, 100, 30,
         now() - i * interval '1 day', 'completed', now() - i * interval '1 day' - interval '1 hour', now() - i * interval '1 day' - interval '2 hours',
         now() - i * interval '1 day', now() - i * interval '1 day' + interval '30 minutes', now() - i * interval '1 day' + interval '30 minutes',
         'buyer', 'list-limits-' || i
@@ -138,31 +179,63 @@ describe("a request for 10,000 items gets the list's maximum", () => {
     const subscribees = await users(over(SUBSCRIPTIONS_LIST_MAX));
     await db()
       .insertInto("subscriptions")
-      .values(subscribees.map((subscribeeId, i) => ({ subscriber_id: member.id, subscribee_id: subscribeeId, expires_at: new Date(Date.now() + (i + 1) * 3600_000) })))
+      .values(
+        subscribees.map((subscribeeId, i) => ({
+          subscriber_id: member.id,
+          subscribee_id: subscribeeId,
+          expires_at: new Date(Date.now() + (i + 1) * 3600_000),
+        }))
+      )
       .execute();
     const listed = await getJson("/api/user/subscriptions?limit=10000");
     expect(listed.subscriptions).toHaveLength(SUBSCRIPTIONS_LIST_MAX);
     // Soonest to end first: the first hundred of them.
-    expect(listed.subscriptions.map((s: { subscribee: { uid: string } }) => s.subscribee.uid)).toEqual(subscribees.slice(0, SUBSCRIPTIONS_LIST_MAX));
-    expect((await getJson("/api/user/subscriptions?limit=3")).subscriptions).toHaveLength(3);
-    expect((await getJson("/api/auth/me")).data.subscriptions).toHaveLength(SUBSCRIPTIONS_LIST_MAX);
-    expect((await member.api("/api/user/subscriptions?limit=0")).status).toBe(400);
+    expect(
+      listed.subscriptions.map(
+        (s: { subscribee: { uid: string } }) => s.subscribee.uid
+      )
+    ).toEqual(subscribees.slice(0, SUBSCRIPTIONS_LIST_MAX));
+    expect(
+      (await getJson("/api/user/subscriptions?limit=3")).subscriptions
+    ).toHaveLength(3);
+    expect((await getJson("/api/auth/me")).data.subscriptions).toHaveLength(
+      SUBSCRIPTIONS_LIST_MAX
+    );
+    expect((await member.api("/api/user/subscriptions?limit=0")).status).toBe(
+      400
+    );
   });
 
   it(`GET /api/user/communities: ${USER_COMMUNITIES_MAX}`, async () => {
-    const game = await db().selectFrom("games").select("id").orderBy("id").executeTakeFirstOrThrow();
+    const game = await db()
+      .selectFrom("games")
+      .select("id")
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
     const communities = await db()
       .insertInto("communities")
-      .values(Array.from({ length: over(USER_COMMUNITIES_MAX) }, (_, i) => ({ slug: `list-limits-${i}`, name: `コミュニティ${String(i).padStart(3, "0")}`, game_id: game.id })))
+      .values(
+        Array.from({ length: over(USER_COMMUNITIES_MAX) }, (_, i) => ({
+          slug: `list-limits-${i}`,
+          name: `コミュニティ${String(i).padStart(3, "0")}`,
+          game_id: game.id,
+        }))
+      )
       .returning("id")
       .execute();
     await db()
       .insertInto("community_members")
-      .values(communities.map(({ id }) => ({ community_id: id, user_id: member.id })))
+      .values(
+        communities.map(({ id }) => ({ community_id: id, user_id: member.id }))
+      )
       .execute();
     const body = await getJson("/api/user/communities?limit=10000");
     expect(body.data.communities).toHaveLength(USER_COMMUNITIES_MAX);
-    expect((await getJson("/api/user/communities?limit=5")).data.communities).toHaveLength(5);
-    expect((await member.api("/api/user/communities?limit=abc")).status).toBe(400);
+    expect(
+      (await getJson("/api/user/communities?limit=5")).data.communities
+    ).toHaveLength(5);
+    expect((await member.api("/api/user/communities?limit=abc")).status).toBe(
+      400
+    );
   });
 });

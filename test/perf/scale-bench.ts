@@ -1,0 +1,590 @@
+// `npm run bench:scale` (issue 37): the whole product at ten times the data, measured through HTTP against the built
+// server. DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) is an admin URL: the bench creates a
+// scratch database there (dropped at the end unless KEEP=1; REUSE=<name> measures a kept one again), generates
+// SCALE × the sizes in test/perf/scale-data.ts (SCALE=10: 1M users, 2M listings, 1.5M bookings, 10M posts, 20M chat
+// messages in 2M rooms, 20M notifications…), starts `build/index.js` on it (`npm run build` first), signs in the
+// heavy users, and times every SPEC page's document request (signed out, and as the heavy user each page is about),
+// every API read of SPEC §7, the writes that touch big tables, and a sweeper pass. Targets on a 2-core machine: page
+// p99 < 100 ms, API read p99 < 50 ms, write p99 < 100 ms, a sweeper pass < 1 s, the server's peak RSS < 512 MB.
+// BOUND_FACTOR multiplies every time target (the test at SCALE=0.1 runs with a looser bound). Exit 1 when one is missed.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "kysely";
+import { hashPassword } from "../../app/infra/auth/passwords";
+import {
+  openDatabase,
+  type Database,
+  type DatabaseHandle,
+} from "../../app/infra/db";
+import type { Realtime } from "../../app/infra/realtime";
+import { DEFAULT_PLATFORM_FEE_PERCENT } from "../../app/lib/constants";
+import {
+  bookingReminderJob,
+  bookingSweepJobs,
+} from "../../app/models/bookings.server";
+import { chatDigestJob } from "../../app/models/chat-digest.server";
+import { eventReminderJob } from "../../app/models/events.server";
+import { subscriptionReminderJob } from "../../app/models/subscriptions.server";
+import { migrateToLatest } from "../../server/db/migrate";
+import { seedDemoData } from "../../server/db/seed";
+import { firstLoadPages } from "../support/first-load.mjs";
+import { admin, adminUrl, databaseUrl } from "./bench-database";
+import {
+  generateScaleData,
+  HEAVY,
+  HEAVY_ROOM,
+  listingIdOf,
+  roomIdOf,
+  sizesFor,
+  userIdOf,
+  type StepTiming,
+} from "./scale-data";
+
+const SCALE = Number(process.env.SCALE ?? 1);
+if (!(SCALE > 0 && SCALE <= 10))
+  throw new Error("SCALE must be a number in (0, 10]");
+const RUNS = Number(process.env.RUNS ?? (SCALE < 1 ? 10 : 30));
+const WARM_UP = 3;
+const KEEP = process.env.KEEP === "1";
+const REUSE = process.env.REUSE;
+const BOUND_FACTOR = Number(process.env.BOUND_FACTOR ?? 1);
+const GOALS = { page: 100, api: 50, write: 100, sweepMs: 1000, rssMb: 512 };
+const goal = (ms: number) => ms * BOUND_FACTOR;
+
+const dbName = REUSE ?? `gm_bench_scale_${randomBytes(4).toString("hex")}`;
+if (!/^[a-z0-9_]+$/.test(dbName))
+  throw new Error("REUSE must be a database name");
+const benchUrl = databaseUrl(dbName);
+
+let database: DatabaseHandle | undefined;
+let server: ChildProcess | undefined;
+let created = false;
+let cleaning: Promise<void> | undefined;
+function cleanUp() {
+  cleaning ??= (async () => {
+    server?.kill("SIGTERM");
+    await database?.close().catch(() => {});
+    if (!created) return;
+    if (KEEP || REUSE)
+      console.log(`KEEP=1: the database ${dbName} stays (${benchUrl})`);
+    else
+      await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(
+        (error) => console.error(`could not drop ${dbName}: ${error.message}`)
+      );
+  })();
+  return cleaning;
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: cleaning up…`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(", ");
+/** Nearest rank. */
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+const fixed = (value: number) => value.toFixed(1);
+
+interface Result {
+  kind: "page" | "api" | "write" | "sweep";
+  label: string;
+  runs: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  goal: number;
+}
+const results: Result[] = [];
+
+async function measure(
+  kind: Result["kind"],
+  label: string,
+  goalMs: number,
+  once: (run: number) => Promise<void>,
+  { warmUp = WARM_UP, runs = RUNS } = {}
+) {
+  for (let run = 0; run < warmUp; run++) await once(-1 - run);
+  const samples: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const started = performance.now();
+    await once(run);
+    samples.push(performance.now() - started);
+  }
+  samples.sort((a, b) => a - b);
+  const result = {
+    kind,
+    label,
+    runs: samples.length,
+    p50: percentile(samples, 50),
+    p95: percentile(samples, 95),
+    p99: percentile(samples, 99),
+    goal: goalMs,
+  };
+  results.push(result);
+  console.log(
+    `  ${result.p99 < goalMs ? "✓" : "✗"} ${label.padEnd(58)} p50 ${fixed(
+      result.p50
+    ).padStart(7)}  p95 ${fixed(result.p95).padStart(7)}  p99 ${fixed(
+      result.p99
+    ).padStart(7)} ms`
+  );
+}
+
+/** Starts the built server on the bench database; answers its base URL. */
+async function startServer() {
+  if (
+    !fs.existsSync("build/index.js") ||
+    !fs.existsSync("build/server/index.js")
+  )
+    throw new Error("no build: run `npm run build` first");
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-bench-scale-"));
+  server = spawn(process.execPath, ["build/index.js"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      DATABASE_URL: benchUrl,
+      SEED: "none",
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise<string>((resolve, reject) => {
+    let out = "";
+    const ready = (chunk: string) => {
+      out += chunk;
+      const port = /GamerMatch: http:\/\/[^:]+:(\d+)/.exec(out)?.[1];
+      if (!port) return;
+      // From here its request log is not read (kept, it would grow with every request measured).
+      server!.stdout!.off("data", ready).resume();
+      resolve(`http://127.0.0.1:${port}`);
+    };
+    server!.stdout!.setEncoding("utf8").on("data", ready);
+    server!.on("exit", () => reject(new Error(`server exited:\n${out}`)));
+  });
+}
+
+/** A cookie session for a bench user through the login form, as a browser gets one; it also carries the API calls. */
+async function signIn(db: Database, base: string, index: number) {
+  const uid = userIdOf(index);
+  const email = `bench-${index}@example.jp`;
+  const password = "bench-password-42";
+  await db
+    .insertInto("auth_users")
+    .values({
+      id: uid,
+      email,
+      password_hash: await hashPassword(password),
+      email_confirmed_at: new Date(),
+    })
+    .onConflict((oc) => oc.column("id").doNothing())
+    .execute();
+  const cookies = new Map<string, string>();
+  const keep = (res: Response) => {
+    for (const header of res.headers.getSetCookie()) {
+      const pair = header.split(";")[0]!;
+      const at = pair.indexOf("=");
+      const value = pair.slice(at + 1);
+      if (value) cookies.set(pair.slice(0, at), value);
+      else cookies.delete(pair.slice(0, at));
+    }
+  };
+  keep(
+    await fetch(new URL("/login", base), {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ email, password }),
+    })
+  );
+  if (![...cookies.keys()].some((name) => name.includes("auth-token")))
+    throw new Error(`user ${index}: the login gave no session cookie`);
+  return {
+    uid,
+    async request(pathname: string, init: RequestInit = {}) {
+      const response = await fetch(new URL(pathname, base), {
+        redirect: "manual",
+        ...init,
+        headers: {
+          Cookie: [...cookies]
+            .map(([name, value]) => `${name}=${value}`)
+            .join("; "),
+          Origin: base,
+          ...init.headers,
+        },
+      });
+      keep(response);
+      return response;
+    },
+  };
+}
+type Session = Awaited<ReturnType<typeof signIn>>;
+
+const nobody: Realtime = {
+  toUsers() {},
+  joinRoom() {},
+  disconnectUser: async () => {},
+};
+
+let ok = false;
+try {
+  const sizes = sizesFor(SCALE);
+  console.log(
+    `bench:scale on ${new URL(adminUrl).host}, ${
+      os.cpus().length
+    } cores, load average ${loadAverage()}, SCALE=${SCALE}, ${RUNS} runs per case`
+  );
+  if (!REUSE) await admin(`CREATE DATABASE ${dbName}`);
+  created = true;
+  database = await openDatabase({ url: benchUrl, poolMax: 4 });
+  const { db } = database;
+  const { applied } = await migrateToLatest(db);
+  let timings: StepTiming[] = [];
+  let generationSeconds = 0;
+  if (REUSE) {
+    console.log(`reusing ${dbName}`);
+    if (applied.length > 0) await sql`analyze`.execute(db);
+  } else {
+    await seedDemoData(db);
+    console.log(`generating into ${dbName}…`);
+    const started = performance.now();
+    timings = await generateScaleData(db, SCALE, console.log);
+    generationSeconds = (performance.now() - started) / 1000;
+    console.log(`generation: ${generationSeconds.toFixed(1)} s`);
+  }
+  const { rows: tableSizes } = await sql<{
+    name: string;
+    rows: number;
+    size: string;
+  }>`
+    select c.relname as name, c.reltuples::bigint as rows, pg_size_pretty(pg_total_relation_size(c.oid)) as size from pg_class c
+    join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r' and c.reltuples > 1000 order by pg_total_relation_size(c.oid) desc`.execute(
+    db
+  );
+
+  // Keep the heavy users online (presence's two-minute window) through the bench.
+  const beat = () =>
+    sql`update users set last_seen_at = now() where id in (${userIdOf(
+      HEAVY.seller
+    )}, ${userIdOf(HEAVY.chatter)}, ${userIdOf(
+      HEAVY.buyer
+    )}) or online_announced`
+      .execute(db)
+      .catch(() => {});
+  await beat();
+  const heartbeat = setInterval(beat, 30_000);
+
+  const base = await startServer();
+  const [seller, chatter, buyer] = [
+    await signIn(db, base, HEAVY.seller),
+    await signIn(db, base, HEAVY.chatter),
+    await signIn(db, base, HEAVY.buyer),
+  ];
+  const game = await db
+    .selectFrom("games")
+    .select(["slug", "name_kana"])
+    .orderBy("sort_order")
+    .executeTakeFirstOrThrow();
+  const community = await db
+    .selectFrom("communities")
+    .select("slug")
+    .orderBy("members_count", "desc")
+    .executeTakeFirstOrThrow();
+  const event = await db
+    .selectFrom("events")
+    .select("id")
+    .orderBy("starts_at", "desc")
+    .executeTakeFirstOrThrow();
+  // The heavy seller's ticket with 20,000 bookings, their profile, the chatter's room of 100,000 messages.
+  const ids: Record<string, string> = {
+    eventId: event.id,
+    gameSlug: game.slug,
+    communitySlug: community.slug,
+    uid: seller.uid,
+    ticketId: listingIdOf(1),
+    roomId: roomIdOf(HEAVY_ROOM),
+    coinPackageId: "1",
+  };
+  const placeholders = Object.fromEntries(
+    Object.keys(ids).map((name) => [name, `{${name}}`])
+  );
+  const fill = (pattern: string) =>
+    pattern.replace(/\{(\w+)\}/g, (_, name: string) => ids[name]!);
+  /** Which heavy user a member page is about: chat and notifications the chatter's, coin history the buyer's. */
+  const whoFor = (pathname: string): Session =>
+    /^\/(chat|notifications)/.test(pathname)
+      ? chatter
+      : pathname.startsWith("/settings/coin-history") ||
+        pathname.startsWith("/coins")
+      ? buyer
+      : seller;
+
+  const get = async (pathname: string, as?: Session): Promise<void> => {
+    const response = as
+      ? await as.request(pathname)
+      : await fetch(new URL(pathname, base), { redirect: "manual" });
+    await response.arrayBuffer();
+    // A page that adds its own query first (the payout form's idempotency key) is measured with that second request.
+    const location = response.headers.get("Location");
+    if (
+      response.status === 302 &&
+      location &&
+      new URL(location, base).pathname === new URL(pathname, base).pathname &&
+      !pathname.includes("?")
+    ) {
+      return get(location, as);
+    }
+    if (response.status !== 200)
+      throw new Error(
+        `GET ${pathname}${as ? " (signed in)" : ""} answered ${response.status}`
+      );
+  };
+
+  console.log(`\npages (document requests; load average ${loadAverage()})`);
+  const explore = [
+    "/explore?q=深夜",
+    "/explore?q=マッタリ",
+    "/explore?q=neko",
+    `/explore?q=${encodeURIComponent(game.name_kana)}`,
+    `/explore?q=${encodeURIComponent(game.name_kana)}&page=2`,
+    "/explore?online=1",
+    `/explore?game=${game.slug}`,
+    "/explore?sort=newest&page=10",
+  ];
+  for (const page of firstLoadPages(
+    placeholders as Parameters<typeof firstLoadPages>[0]
+  )) {
+    const pathname = fill(page.path);
+    const who = whoFor(pathname);
+    if (page.signedOut)
+      await measure("page", `${page.path} signed out`, goal(GOALS.page), () =>
+        get(pathname)
+      );
+    if (page.signedIn)
+      await measure(
+        "page",
+        `${page.path} as the heavy ${
+          who === seller ? "seller" : who === chatter ? "chatter" : "buyer"
+        }`,
+        goal(GOALS.page),
+        () => get(pathname, who)
+      );
+  }
+  for (const pathname of explore)
+    await measure(
+      "page",
+      `${decodeURIComponent(pathname)} signed out`,
+      goal(GOALS.page),
+      () => get(pathname)
+    );
+
+  console.log(`\nAPI reads (load average ${loadAverage()})`);
+  const apiReads: Array<[string, Session]> = [
+    ["/api/auth/me", seller],
+    ["/api/coins/balance", buyer],
+    ["/api/coins/history?limit=20", buyer],
+    ["/api/user/subscriptions", buyer],
+    ["/api/tickets/all", seller],
+    ["/api/chat/unread-count", chatter],
+    ["/api/chat/rooms?limit=20&offset=0", chatter],
+    ["/api/chat/messages?roomId={roomId}", chatter],
+    ["/api/notifications?limit=20&offset=0&prioritizeUnread=true", chatter],
+    ["/api/notifications?countOnly=true", chatter],
+    ["/api/listings?limit=20", seller],
+    ["/api/listings?sellerId={uid}", buyer],
+    ["/api/posts?limit=20", seller],
+    ["/api/posts?authorId={uid}", buyer],
+    ["/api/user/communities", seller],
+  ];
+  for (const [pattern, as] of apiReads)
+    await measure("api", pattern, goal(GOALS.api), () =>
+      get(fill(pattern), as)
+    );
+
+  console.log(`\nwrites (load average ${loadAverage()})`);
+  // Each run another writer (rate limits are per person): users 5 on, each in a direct room with the heavy chatter.
+  const writers: Session[] = [];
+  for (let i = 0; i < RUNS + WARM_UP; i++)
+    writers.push(await signIn(db, base, 5 + i));
+  const writerOf = (run: number) => writers[(run + WARM_UP) % writers.length]!;
+  const roomOf = async (writer: Session) =>
+    (
+      await db
+        .selectFrom("chat_participants")
+        .select("room_id")
+        .where("user_id", "=", writer.uid)
+        .executeTakeFirstOrThrow()
+    ).room_id;
+  const rooms = new Map<string, string>();
+  for (const writer of writers) rooms.set(writer.uid, await roomOf(writer));
+  const post = async (
+    pathname: string,
+    as: Session,
+    body: unknown,
+    headers: Record<string, string> = {}
+  ) => {
+    const response = await as.request(pathname, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
+    await response.arrayBuffer();
+    if (response.status >= 300)
+      throw new Error(`POST ${pathname} answered ${response.status}`);
+  };
+  await measure(
+    "write",
+    "POST /api/chat/messages (a room of the heavy chatter)",
+    goal(GOALS.write),
+    async (run) => {
+      const writer = writerOf(run);
+      await post("/api/chat/messages", writer, {
+        roomId: rooms.get(writer.uid),
+        content: `ベンチ ${run}`,
+        messageType: "TEXT",
+        metadata: null,
+      });
+    }
+  );
+  await measure("write", "POST /api/posts/create", goal(GOALS.write), (run) =>
+    post("/api/posts/create", writerOf(run), {
+      content: `ベンチの投稿 ${run}`,
+      imageUrl: null,
+      isPublic: true,
+    })
+  );
+  const cheap = await db
+    .selectFrom("listings")
+    .select("id")
+    .where("status", "=", "active")
+    .where("price_per_unit", "<=", 300)
+    .where(
+      "seller_id",
+      "not in",
+      writers.map((writer) => writer.uid)
+    )
+    .orderBy("created_at", "desc")
+    .executeTakeFirstOrThrow();
+  await measure(
+    "write",
+    "POST /api/listings/{id}/purchase",
+    goal(GOALS.write),
+    (run) =>
+      post(
+        `/api/listings/${cheap.id}/purchase`,
+        writerOf(run),
+        {
+          units: 1,
+          desiredStartTime: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+          note: "",
+        },
+        { "Idempotency-Key": randomUUID() }
+      )
+  );
+
+  console.log(`\nthe sweeper (load average ${loadAverage()})`);
+  const jobs = [
+    ...bookingSweepJobs({ feePercent: DEFAULT_PLATFORM_FEE_PERCENT }),
+    bookingReminderJob,
+    subscriptionReminderJob,
+    eventReminderJob,
+    chatDigestJob,
+  ];
+  const pass = async () => {
+    for (const job of jobs)
+      await job.run({ db, realtime: nobody, now: new Date() });
+  };
+  // The first pass catches up on whatever the generated data left due; the next ones are the steady state.
+  const firstStarted = performance.now();
+  await pass();
+  console.log(
+    `  first pass (catching up): ${fixed(performance.now() - firstStarted)} ms`
+  );
+  await measure(
+    "sweep",
+    "a sweeper pass, every job",
+    goal(GOALS.sweepMs),
+    () => pass(),
+    { warmUp: 0, runs: 5 }
+  );
+
+  const status = fs.readFileSync(`/proc/${server!.pid}/status`, "utf8");
+  const peakRssMb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+  clearInterval(heartbeat);
+  server!.kill("SIGTERM");
+  server = undefined;
+
+  const missed = results.filter((r) => !(r.p99 < r.goal));
+  console.log(
+    `\nbench:scale, SCALE=${SCALE}: ${sizes.users.toLocaleString(
+      "en"
+    )} users, ${sizes.listings.toLocaleString(
+      "en"
+    )} listings, ${sizes.bookings.toLocaleString(
+      "en"
+    )} bookings, ${sizes.posts.toLocaleString(
+      "en"
+    )} posts, ${sizes.messages.toLocaleString(
+      "en"
+    )} chat messages in ${sizes.rooms.toLocaleString(
+      "en"
+    )} rooms, ${sizes.notifications.toLocaleString("en")} notifications; ${
+      os.cpus().length
+    } cores`
+  );
+  if (timings.length) {
+    console.log(
+      `\ngeneration: ${generationSeconds.toFixed(
+        0
+      )} s\n| step | rows | seconds |\n|---|---:|---:|`
+    );
+    for (const t of timings)
+      console.log(
+        `| ${t.label} | ${
+          t.rows ? t.rows.toLocaleString("en") : ""
+        } | ${t.seconds.toFixed(1)} |`
+      );
+  }
+  console.log(`\n| table | rows | size with indexes |\n|---|---:|---:|`);
+  for (const t of tableSizes)
+    console.log(
+      `| ${t.name} | ${Number(t.rows).toLocaleString("en")} | ${t.size} |`
+    );
+  console.log(
+    `\n| case | p50 ms | p95 ms | p99 ms | goal p99 |\n|---|---:|---:|---:|---|`
+  );
+  for (const r of results)
+    console.log(
+      `| ${r.label} | ${fixed(r.p50)} | ${fixed(r.p95)} | ${fixed(r.p99)} | < ${
+        r.goal
+      } ms ${r.p99 < r.goal ? "✓" : "✗"} |`
+    );
+  console.log(
+    `\nthe server's peak RSS: ${peakRssMb.toFixed(0)} MB (goal < ${
+      GOALS.rssMb
+    } MB) ${peakRssMb < GOALS.rssMb ? "✓" : "✗"}`
+  );
+  console.log(
+    `${results.length - missed.length} of ${
+      results.length
+    } cases within their goal${
+      missed.length ? `; missed: ${missed.map((r) => r.label).join(", ")}` : ""
+    }`
+  );
+  ok = missed.length === 0 && peakRssMb < GOALS.rssMb;
+} catch (error) {
+  if (!cleaning) console.error(error);
+} finally {
+  await cleanUp();
+}
+process.exit(ok ? 0 : 1);
