@@ -17,6 +17,7 @@ import * as m0015 from "./0015_trust_and_safety";
 import * as m0016 from "./0016_moderation_effects";
 import * as m0017 from "./0017_hidden_review_ratings";
 import * as m0018 from "./0018_discord_identities";
+import * as m0019 from "./0019_chat_room_newest_indexes";
 
 /**
  * Every migration, in order. Migrations are imported statically so the bundled server, the
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   "0016_moderation_effects": m0016,
   "0017_hidden_review_ratings": m0017,
   "0018_discord_identities": m0018,
+  "0019_chat_room_newest_indexes": m0019,
 };

@@ -460,7 +460,7 @@ export async function generateScaleData(
         from (
           select j, case when j <= ${H.roomMessages} then ${roomId(
         String(HEAVY_ROOM)
-      )} else ${roomId(`2 + (j * 7919) % ${R - 1}`)} end as r
+      )} else ${roomId(`2 + (j::bigint * 7919) % ${R - 1}`)} end as r
           from generate_series(1, ${sizes.messages + H.roomMessages}) as j
         ) as m
         cross join lateral (select p.user_id as s from chat_participants p where p.room_id = m.r order by p.user_id offset (m.j % 2) limit 1) as sender`
@@ -479,7 +479,7 @@ export async function generateScaleData(
       "notifications",
       sql`insert into notifications (user_id, type, title, body, link, read_at, created_at)
         select ${userId(
-          `case when i <= ${H.notifications} then ${HEAVY.chatter} else 1 + (i * 7919) % ${U} end`
+          `case when i <= ${H.notifications} then ${HEAVY.chatter} else 1 + (i::bigint * 7919) % ${U} end`
         )}, 'booking_completed',
           'チケットが完了しました', 'レビューを書きましょう', '/tickets', case when i % 10 = 0 then null else now() end,
           now() - (i % 100000) * interval '5 minutes'
