@@ -9,12 +9,8 @@ import { sql, type Kysely } from "kysely";
  * query reads its own backwards.
  */
 export async function up(db: Kysely<any>) {
-  await sql`create index chat_messages_room_visible_idx on chat_messages (room_id, id) include (sender_id) where hidden_at is null`.execute(
-    db
-  );
-  await sql`create index chat_messages_room_hidden_idx on chat_messages (room_id, sender_id, id) where hidden_at is not null`.execute(
-    db
-  );
+  await sql`create index chat_messages_room_visible_idx on chat_messages (room_id, id) include (sender_id) where hidden_at is null`.execute(db);
+  await sql`create index chat_messages_room_hidden_idx on chat_messages (room_id, sender_id, id) where hidden_at is not null`.execute(db);
 }
 
 export async function down(db: Kysely<any>) {

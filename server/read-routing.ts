@@ -13,13 +13,7 @@ const READS = new Set(["GET", "HEAD", "OPTIONS"]);
  * carries it has its public reads sent to the replica only once the replica holds everything committed before that
  * time; without a replica there is no cookie and every read goes to the primary.
  */
-export function createReadRouting({
-  primary,
-  replica,
-}: {
-  primary: Database;
-  replica: ReadReplica | undefined;
-}) {
+export function createReadRouting({ primary, replica }: { primary: Database; replica: ReadReplica | undefined }) {
   return {
     /** Before the app's handlers: stamps a write's response. */
     middleware: ((req, res, next) => {
@@ -42,12 +36,8 @@ export function createReadRouting({
     /** The database this request's public reads go to. */
     readDbFor(req: express.Request): Database {
       if (!replica) return primary;
-      const wrote = Number(
-        parseCookies(req.headers.cookie ?? "")[READ_REPLICA.wroteCookie]
-      );
-      return replica.readerFor(
-        Number.isFinite(wrote) && wrote > 0 ? wrote : undefined
-      );
+      const wrote = Number(parseCookies(req.headers.cookie ?? "")[READ_REPLICA.wroteCookie]);
+      return replica.readerFor(Number.isFinite(wrote) && wrote > 0 ? wrote : undefined);
     },
   };
 }

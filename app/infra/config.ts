@@ -2,29 +2,21 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import {
-  DEFAULT_PLATFORM_FEE_PERCENT,
-  OVERLOAD_DEFAULTS,
-} from "~/lib/constants";
+import { DEFAULT_PLATFORM_FEE_PERCENT, OVERLOAD_DEFAULTS } from "~/lib/constants";
 
 /**
  * Every environment variable the server reads, validated once at start-up.
  * The README's configuration table mirrors this schema.
  */
 const envSchema = z.object({
-  NODE_ENV: z
-    .enum(["development", "production", "test"])
-    .default("development"),
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   HOST: z.string().min(1).default("0.0.0.0"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z
     .string()
     .url()
-    .refine(
-      (url) => /^postgres(ql)?:\/\//.test(url),
-      "must be a postgres:// URL"
-    )
+    .refine((url) => /^postgres(ql)?:\/\//.test(url), "must be a postgres:// URL")
     .optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   /**
@@ -34,24 +26,11 @@ const envSchema = z.object({
   DATABASE_READ_URL: z
     .string()
     .url()
-    .refine(
-      (url) => /^postgres(ql)?:\/\//.test(url),
-      "must be a postgres:// URL"
-    )
+    .refine((url) => /^postgres(ql)?:\/\//.test(url), "must be a postgres:// URL")
     .optional(),
   /** Load shedding (ADR 011): API requests in progress, and queries waiting for a connection, before 503s. */
-  OVERLOAD_MAX_IN_FLIGHT: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(10_000)
-    .default(OVERLOAD_DEFAULTS.maxInFlight),
-  OVERLOAD_MAX_DB_QUEUE: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(10_000)
-    .default(OVERLOAD_DEFAULTS.maxDatabaseQueue),
+  OVERLOAD_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).default(OVERLOAD_DEFAULTS.maxInFlight),
+  OVERLOAD_MAX_DB_QUEUE: z.coerce.number().int().min(1).max(10_000).default(OVERLOAD_DEFAULTS.maxDatabaseQueue),
   SEED: z.enum(["demo", "none"]).default("demo"),
   TRUST_PROXY: z
     .enum(["true", "false"])
@@ -69,28 +48,14 @@ const envSchema = z.object({
   SUPABASE_ANON_KEY: z.string().min(20).optional(),
   SUPABASE_JWT_SECRET: z.string().min(32).optional(),
   /** Uploaded images go to this Supabase Storage bucket when SUPABASE_URL is set (a public bucket, ADR 017). */
-  SUPABASE_STORAGE_BUCKET: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9._-]{1,62}$/, "must be a bucket name")
-    .default("uploads"),
+  SUPABASE_STORAGE_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9._-]{1,62}$/, "must be a bucket name").default("uploads"),
   /** Writes to the bucket whatever its policies say; without it the anon key needs an insert policy. Server only. */
   SUPABASE_SERVICE_ROLE_KEY: z.string().min(20).optional(),
   /** The platform's share of what sellers earn, in percent (PRODUCT §5). */
-  PLATFORM_FEE_PERCENT: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(99)
-    .default(DEFAULT_PLATFORM_FEE_PERCENT),
+  PLATFORM_FEE_PERCENT: z.coerce.number().int().min(0).max(99).default(DEFAULT_PLATFORM_FEE_PERCENT),
   /** Stripe Checkout for coin purchases; both unset, the built-in test provider pays orders at once. */
-  STRIPE_SECRET_KEY: z
-    .string()
-    .regex(/^(sk|rk)_/, "must be a Stripe secret key (sk_…)")
-    .optional(),
-  STRIPE_WEBHOOK_SECRET: z
-    .string()
-    .regex(/^whsec_/, "must be a webhook signing secret (whsec_…)")
-    .optional(),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_/, "must be a Stripe secret key (sk_…)").optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, "must be a webhook signing secret (whsec_…)").optional(),
   /** Where the Stripe client sends API requests (tests point it at a local server). */
   STRIPE_API_BASE: z.string().url().optional(),
   /**
@@ -107,15 +72,9 @@ const envSchema = z.object({
   SMTP_URL: z
     .string()
     .url()
-    .refine(
-      (url) => /^smtps?:\/\//.test(url),
-      "must be an smtp:// or smtps:// URL"
-    )
+    .refine((url) => /^smtps?:\/\//.test(url), "must be an smtp:// or smtps:// URL")
     .optional(),
-  MAIL_FROM: z
-    .string()
-    .min(3)
-    .default("GamerMatch <no-reply@gamermatch.localhost>"),
+  MAIL_FROM: z.string().min(3).default("GamerMatch <no-reply@gamermatch.localhost>"),
   /** Sign-up asks to confirm the address by mail before the first sign-in (local auth). */
   AUTH_CONFIRM_EMAIL: z
     .enum(["true", "false"])
@@ -126,10 +85,7 @@ const envSchema = z.object({
    * (its redirect URI is SITE_URL/auth/v1/callback). Both unset, the button is not shown. With hosted Supabase,
    * Discord is configured in the Supabase dashboard instead and these are not read.
    */
-  DISCORD_CLIENT_ID: z
-    .string()
-    .regex(/^[0-9]{1,20}$/, "must be the application's id (digits)")
-    .optional(),
+  DISCORD_CLIENT_ID: z.string().regex(/^[0-9]{1,20}$/, "must be the application's id (digits)").optional(),
   DISCORD_CLIENT_SECRET: z.string().min(8).optional(),
   /** Where Discord's OAuth pages and API are: https://discord.com, or a stand-in (tests, staging). */
   DISCORD_URL: z
@@ -144,31 +100,18 @@ const envSchema = z.object({
     .refine((url) => /^https?:\/\//.test(url), "must be an http(s):// URL")
     .default("https://cdn.discordapp.com"),
   /** Each request to Discord gives up after this many milliseconds. */
-  DISCORD_TIMEOUT_MS: z.coerce
-    .number()
-    .int()
-    .min(100)
-    .max(60_000)
-    .default(10_000),
+  DISCORD_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /**
    * Besides SITE_URL, where an OAuth sign-in may send the browser back (`redirect_to`), comma-separated URL prefixes,
    * as Supabase's redirect allow list. Anything else goes back to SITE_URL.
    */
   AUTH_REDIRECT_URLS: z
     .string()
-    .transform((value) =>
-      value
-        .split(",")
-        .map((entry) => entry.trim())
-        .filter(Boolean)
-    )
+    .transform((value) => value.split(",").map((entry) => entry.trim()).filter(Boolean))
     .pipe(z.array(z.string().url()))
     .default(""),
   /** `GET /metrics` answers only a caller sending `Authorization: Bearer <this>`; unset, it does not exist (404). */
-  METRICS_TOKEN: z
-    .string()
-    .min(16, "must be at least 16 characters")
-    .optional(),
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   ALLOW_DEMO_ACCOUNTS: z
     .enum(["true", "false"])
     .default("false")
@@ -176,17 +119,10 @@ const envSchema = z.object({
 });
 
 /** Secrets that are generated into DATA_DIR/secrets.json when the environment leaves them unset. */
-const generatedSecrets = [
-  "HONEYPOT_SECRET",
-  "SESSION_SECRET",
-  "SUPABASE_JWT_SECRET",
-] as const;
+const generatedSecrets = ["HONEYPOT_SECRET", "SESSION_SECRET", "SUPABASE_JWT_SECRET"] as const;
 type SecretName = (typeof generatedSecrets)[number];
 
-export type AppConfig = Omit<
-  z.infer<typeof envSchema>,
-  "HONEYPOT_SECRET" | "SESSION_SECRET"
-> & {
+export type AppConfig = Omit<z.infer<typeof envSchema>, "HONEYPOT_SECRET" | "SESSION_SECRET"> & {
   HONEYPOT_SECRET: string;
   SESSION_SECRET: string;
   /** Always set in local auth mode; with hosted Supabase, unset means "verify with the project's JWKS". */
@@ -202,9 +138,7 @@ export class ConfigError extends Error {
 
 export function parseEnv(env: Env): z.infer<typeof envSchema> {
   // An empty string means "unset", as it does in most .env tooling.
-  const cleaned = Object.fromEntries(
-    Object.entries(env).filter(([, value]) => value !== "")
-  );
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
   const result = envSchema
     .refine((env) => !env.SUPABASE_URL || env.SUPABASE_ANON_KEY, {
       path: ["SUPABASE_ANON_KEY"],
@@ -216,22 +150,16 @@ export function parseEnv(env: Env): z.infer<typeof envSchema> {
     })
     .refine((env) => !env.DISCORD_CLIENT_ID === !env.DISCORD_CLIENT_SECRET, {
       path: ["DISCORD_CLIENT_SECRET"],
-      message:
-        "DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET are set together or not at all",
+      message: "DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET are set together or not at all",
     })
     .refine((env) => !env.STRIPE_SECRET_KEY === !env.STRIPE_WEBHOOK_SECRET, {
       path: ["STRIPE_WEBHOOK_SECRET"],
-      message:
-        "STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set together or not at all",
+      message: "STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set together or not at all",
     })
     .safeParse(cleaned);
   if (!result.success) {
-    const problems = result.error.issues.map(
-      (issue) => `  ${issue.path.join(".")}: ${issue.message}`
-    );
-    throw new ConfigError(
-      `Invalid environment configuration:\n${problems.join("\n")}`
-    );
+    const problems = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid environment configuration:\n${problems.join("\n")}`);
   }
   return result.data;
 }
@@ -242,18 +170,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const dataDir = path.resolve(parsed.DATA_DIR);
   // The JWT secret is ours to generate only when we are the auth server.
   const missing = generatedSecrets.filter(
-    (name) =>
-      !parsed[name] && !(name === "SUPABASE_JWT_SECRET" && parsed.SUPABASE_URL)
+    (name) => !parsed[name] && !(name === "SUPABASE_JWT_SECRET" && parsed.SUPABASE_URL),
   );
-  const stored =
-    missing.length > 0 ? readOrCreateSecrets(dataDir, missing) : {};
+  const stored = missing.length > 0 ? readOrCreateSecrets(dataDir, missing) : {};
   return { ...parsed, DATA_DIR: dataDir, ...stored } as AppConfig;
 }
 
-function readOrCreateSecrets(
-  dataDir: string,
-  names: readonly SecretName[]
-): Partial<Record<SecretName, string>> {
+function readOrCreateSecrets(dataDir: string, names: readonly SecretName[]): Partial<Record<SecretName, string>> {
   const file = path.join(dataDir, "secrets.json");
   let secrets: Partial<Record<SecretName, string>> = {};
   if (fs.existsSync(file)) {
@@ -261,8 +184,7 @@ function readOrCreateSecrets(
   }
   const toCreate = names.filter((name) => !secrets[name]);
   if (toCreate.length > 0) {
-    for (const name of toCreate)
-      secrets[name] = randomBytes(32).toString("base64url");
+    for (const name of toCreate) secrets[name] = randomBytes(32).toString("base64url");
     fs.mkdirSync(dataDir, { recursive: true });
     fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   }

@@ -1,19 +1,10 @@
 import { sql } from "kysely";
-import type {
-  ChatMessageMetadata,
-  ChatMessageType,
-  ChatRoomType,
-  Database,
-} from "~/infra/db/schema";
+import type { ChatMessageMetadata, ChatMessageType, ChatRoomType, Database } from "~/infra/db/schema";
 import type { Realtime } from "~/infra/realtime";
 import { CHAT_MESSAGES_PAGE_SIZE } from "~/lib/constants";
 import { DomainError } from "~/lib/domain-error";
 import { RealtimeEvent } from "~/lib/realtime-events";
-import {
-  chatStartedNotification,
-  publishNotifications,
-  recordNotifications,
-} from "./notification.server";
+import { chatStartedNotification, publishNotifications, recordNotifications } from "./notification.server";
 import { onlineFor } from "./presence.server";
 
 /** The shapes of SPEC §3. */
@@ -23,12 +14,7 @@ export interface ChatMessage {
   messageType: ChatMessageType;
   metadata: ChatMessageMetadata | null;
   chatRoomId: string;
-  sender: {
-    uid: string;
-    supabaseId: string;
-    displayName: string;
-    avatar: string | null;
-  };
+  sender: { uid: string; supabaseId: string; displayName: string; avatar: string | null };
   createdAt: string;
   /** Hidden by the operators (PRODUCT §10): only its sender is shown it, marked 「運営により非表示」. Read from history. */
   hidden?: boolean;
@@ -62,46 +48,26 @@ function messagesQuery(db: Database) {
   return db
     .selectFrom("chat_messages as m")
     .innerJoin("users as u", "u.id", "m.sender_id")
-    .select([
-      "m.id",
-      "m.content",
-      "m.message_type",
-      "m.metadata",
-      "m.room_id",
-      "m.created_at",
-      "u.id as sender_id",
-      "u.display_name",
-      "u.avatar_url",
-    ]);
+    .select(["m.id", "m.content", "m.message_type", "m.metadata", "m.room_id", "m.created_at", "u.id as sender_id", "u.display_name", "u.avatar_url"]);
 }
 
-export type MessageRow = Awaited<
-  ReturnType<ReturnType<typeof messagesQuery>["executeTakeFirstOrThrow"]>
->;
+export type MessageRow = Awaited<ReturnType<ReturnType<typeof messagesQuery>["executeTakeFirstOrThrow"]>>;
 
-export function toMessage(
-  row: MessageRow & { hidden_at?: Date | null }
-): ChatMessage {
+export function toMessage(row: MessageRow & { hidden_at?: Date | null }): ChatMessage {
   return {
     id: row.id,
     content: row.content,
     messageType: row.message_type,
     metadata: row.metadata,
     chatRoomId: row.room_id,
-    sender: {
-      uid: row.sender_id,
-      supabaseId: row.sender_id,
-      displayName: row.display_name,
-      avatar: row.avatar_url,
-    },
+    sender: { uid: row.sender_id, supabaseId: row.sender_id, displayName: row.display_name, avatar: row.avatar_url },
     createdAt: row.created_at.toISOString(),
     hidden: row.hidden_at != null,
   };
 }
 
 /** Messages (aliased `m`) the operators hid are their sender's alone (PRODUCT §10). */
-const visibleTo = (readerId: string) =>
-  sql<boolean>`(m.hidden_at is null or m.sender_id = ${readerId})`;
+const visibleTo = (readerId: string) => sql<boolean>`(m.hidden_at is null or m.sender_id = ${readerId})`;
 
 /** Answers whether the user takes part in the room. Everything else about a room is for participants only. */
 async function isParticipant(db: Database, roomId: string, userId: string) {
@@ -115,18 +81,8 @@ async function isParticipant(db: Database, roomId: string, userId: string) {
 }
 
 /** The ids of the user's rooms (the socket joins their channels). */
-export async function listRoomIds({
-  db,
-  userId,
-}: {
-  db: Database;
-  userId: string;
-}) {
-  const rows = await db
-    .selectFrom("chat_participants")
-    .select("room_id")
-    .where("user_id", "=", userId)
-    .execute();
+export async function listRoomIds({ db, userId }: { db: Database; userId: string }) {
+  const rows = await db.selectFrom("chat_participants").select("room_id").where("user_id", "=", userId).execute();
   return rows.map((row) => row.room_id);
 }
 
@@ -177,13 +133,7 @@ export async function listRooms({
     db
       .selectFrom("chat_participants as p")
       .innerJoin("users as u", "u.id", "p.user_id")
-      .select([
-        "p.room_id",
-        "p.user_id",
-        "u.display_name",
-        "u.avatar_url",
-        onlineFor(userId).as("online"),
-      ])
+      .select(["p.room_id", "p.user_id", "u.display_name", "u.avatar_url", onlineFor(userId).as("online")])
       .where("p.room_id", "in", ids)
       .orderBy("p.joined_at")
       .execute(),
@@ -195,22 +145,13 @@ export async function listRooms({
         eb
           .selectFrom("chat_rooms as r")
           .select((inner) =>
-            inner
-              .selectFrom("chat_messages as m")
-              .select("m.id")
-              .whereRef("m.room_id", "=", "r.id")
-              .where(visibleTo(userId))
-              .orderBy("m.id", "desc")
-              .limit(1)
-              .as("id")
+            inner.selectFrom("chat_messages as m").select("m.id").whereRef("m.room_id", "=", "r.id").where(visibleTo(userId)).orderBy("m.id", "desc").limit(1).as("id"),
           )
-          .where("r.id", "in", ids)
+          .where("r.id", "in", ids),
       )
       .execute(),
   ]);
-  const lastByRoom = new Map(
-    lastMessages.map((row) => [row.room_id, toMessage(row)])
-  );
+  const lastByRoom = new Map(lastMessages.map((row) => [row.room_id, toMessage(row)]));
   return rooms.map((room): ChatRoom => {
     const members = participants.filter((p) => p.room_id === room.id);
     return {
@@ -218,12 +159,7 @@ export async function listRooms({
       type: room.type,
       name: room.name,
       participantIds: members.map((p) => p.user_id),
-      participants: members.map((p) => ({
-        uid: p.user_id,
-        displayName: p.display_name,
-        avatar: p.avatar_url,
-        online: p.online,
-      })),
+      participants: members.map((p) => ({ uid: p.user_id, displayName: p.display_name, avatar: p.avatar_url, online: p.online })),
       unreadCount: Number(room.unread_count ?? 0),
       lastMessage: lastByRoom.get(room.id) ?? null,
       lastActivityAt: room.last_activity_at.toISOString(),
@@ -235,44 +171,19 @@ export async function listRooms({
 const notFromBlocked = (readerId: string) =>
   sql<boolean>`not exists (select 1 from user_blocks b where b.blocker_id = ${readerId} and b.blocked_id = m.sender_id)`;
 
-export async function getRoom({
-  db,
-  userId,
-  roomId,
-}: {
-  db: Database;
-  userId: string;
-  roomId: string;
-}) {
-  if (!(await isParticipant(db, roomId, userId)))
-    throw new ChatError(404, "room_not_found");
-  const room = await db
-    .selectFrom("chat_rooms")
-    .select(["id", "type", "name"])
-    .where("id", "=", roomId)
-    .executeTakeFirstOrThrow();
+export async function getRoom({ db, userId, roomId }: { db: Database; userId: string; roomId: string }) {
+  if (!(await isParticipant(db, roomId, userId))) throw new ChatError(404, "room_not_found");
+  const room = await db.selectFrom("chat_rooms").select(["id", "type", "name"]).where("id", "=", roomId).executeTakeFirstOrThrow();
   const participants = await db
     .selectFrom("chat_participants as p")
     .innerJoin("users as u", "u.id", "p.user_id")
-    .select([
-      "u.id",
-      "u.display_name",
-      "u.avatar_url",
-      onlineFor(userId).as("online"),
-    ])
+    .select(["u.id", "u.display_name", "u.avatar_url", onlineFor(userId).as("online")])
     .where("p.room_id", "=", roomId)
     .orderBy("p.joined_at")
     .execute();
   return {
     ...room,
-    participants: participants.map(
-      (p): ChatParticipant => ({
-        uid: p.id,
-        displayName: p.display_name,
-        avatar: p.avatar_url,
-        online: p.online,
-      })
-    ),
+    participants: participants.map((p): ChatParticipant => ({ uid: p.id, displayName: p.display_name, avatar: p.avatar_url, online: p.online })),
   };
 }
 
@@ -299,93 +210,47 @@ function newestVisibleIds({
   before?: number;
   blocked?: "excluded" | "included";
 }) {
-  const below = (alias: string) =>
-    before === undefined
-      ? sql``
-      : sql`and ${sql.ref(`${alias}.id`)} < ${before}`;
+  const below = (alias: string) => (before === undefined ? sql`` : sql`and ${sql.ref(`${alias}.id`)} < ${before}`);
   const notBlocked =
-    blocked === "excluded"
-      ? sql`and not exists (select 1 from user_blocks b where b.blocker_id = ${readerId} and b.blocked_id = v.sender_id)`
-      : sql``;
+    blocked === "excluded" ? sql`and not exists (select 1 from user_blocks b where b.blocker_id = ${readerId} and b.blocked_id = v.sender_id)` : sql``;
   return sql<number>`(
-    (select v.id from chat_messages v where v.room_id = ${roomId} and v.hidden_at is null ${below(
-    "v"
-  )} ${notBlocked} order by v.id desc limit ${limit})
+    (select v.id from chat_messages v where v.room_id = ${roomId} and v.hidden_at is null ${below("v")} ${notBlocked} order by v.id desc limit ${limit})
     union all
-    (select o.id from chat_messages o where o.room_id = ${roomId} and o.hidden_at is not null and o.sender_id = ${readerId} ${below(
-    "o"
-  )} order by o.id desc limit ${limit})
+    (select o.id from chat_messages o where o.room_id = ${roomId} and o.hidden_at is not null and o.sender_id = ${readerId} ${below("o")}
+      order by o.id desc limit ${limit})
   )`;
 }
 
-export async function listMessages({
-  db,
-  userId,
-  roomId,
-  before,
-}: {
-  db: Database;
-  userId: string;
-  roomId: string;
-  before?: number;
-}) {
-  if (!(await isParticipant(db, roomId, userId)))
-    throw new ChatError(404, "room_not_found");
+export async function listMessages({ db, userId, roomId, before }: { db: Database; userId: string; roomId: string; before?: number }) {
+  if (!(await isParticipant(db, roomId, userId))) throw new ChatError(404, "room_not_found");
   const rows = await messagesQuery(db)
     .select("m.hidden_at")
-    .where(
-      sql<boolean>`m.id in ${newestVisibleIds({
-        roomId,
-        readerId: userId,
-        limit: CHAT_MESSAGES_PAGE_SIZE + 1,
-        before,
-      })}`
-    )
+    .where(sql<boolean>`m.id in ${newestVisibleIds({ roomId, readerId: userId, limit: CHAT_MESSAGES_PAGE_SIZE + 1, before })}`)
     .orderBy("m.id", "desc")
     .limit(CHAT_MESSAGES_PAGE_SIZE + 1)
     .execute();
   const hasMore = rows.length > CHAT_MESSAGES_PAGE_SIZE;
-  return {
-    messages: rows.slice(0, CHAT_MESSAGES_PAGE_SIZE).reverse().map(toMessage),
-    hasMore,
-  };
+  return { messages: rows.slice(0, CHAT_MESSAGES_PAGE_SIZE).reverse().map(toMessage), hasMore };
 }
 
 /**
  * Marks everything in the room read for the user: the newest message id they can see (one hidden from them and
  * restored later is still unread then).
  */
-export async function markRead({
-  db,
-  userId,
-  roomId,
-}: {
-  db: Database;
-  userId: string;
-  roomId: string;
-}) {
+export async function markRead({ db, userId, roomId }: { db: Database; userId: string; roomId: string }) {
   const result = await db
     .updateTable("chat_participants")
     .set({
-      last_read_message_id: sql<number>`coalesce((select max(x.id) from ${newestVisibleIds(
-        { roomId, readerId: userId, limit: 1, blocked: "included" }
-      )} as x(id)), 0)`,
+      last_read_message_id: sql<number>`coalesce((select max(x.id) from ${newestVisibleIds({ roomId, readerId: userId, limit: 1, blocked: "included" })} as x(id)), 0)`,
     })
     .where("room_id", "=", roomId)
     .where("user_id", "=", userId)
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0)
-    throw new ChatError(404, "room_not_found");
+  if (Number(result.numUpdatedRows) === 0) throw new ChatError(404, "room_not_found");
 }
 
 /** Unread messages over all the user's rooms. */
-export async function countUnread({
-  db,
-  userId,
-}: {
-  db: Database;
-  userId: string;
-}) {
+export async function countUnread({ db, userId }: { db: Database; userId: string }) {
   const row = await db
     .selectFrom("chat_participants as me")
     .innerJoin("chat_messages as m", "m.room_id", "me.room_id")
@@ -420,17 +285,10 @@ export async function createRoom({
 }) {
   const members = [...new Set([creatorId, ...participantIds])];
   if (members.length < 2) throw new ChatError(422, "self_chat");
-  if (type === "DIRECT" && members.length !== 2)
-    throw new ChatError(422, "direct_needs_two");
+  if (type === "DIRECT" && members.length !== 2) throw new ChatError(422, "direct_needs_two");
   // An account that left (退会) is nobody to start a chat with; its rooms and messages stay as they were.
-  const known = await db
-    .selectFrom("users")
-    .select(["id", "display_name"])
-    .where("id", "in", members)
-    .where("deleted_at", "is", null)
-    .execute();
-  if (known.length !== members.length)
-    throw new ChatError(404, "user_not_found");
+  const known = await db.selectFrom("users").select(["id", "display_name"]).where("id", "in", members).where("deleted_at", "is", null).execute();
+  if (known.length !== members.length) throw new ChatError(404, "user_not_found");
   const other = members.find((id) => id !== creatorId)!;
   if (type === "DIRECT") {
     const blocked = await db
@@ -442,73 +300,37 @@ export async function createRoom({
     if (blocked) throw new ChatError(403, "blocked");
   }
 
-  const { roomId, isNew, pending } = await db
-    .transaction()
-    .execute(async (trx) => {
-      const key = type === "DIRECT" ? directKey(creatorId, other) : null;
-      const created = await trx
-        .insertInto("chat_rooms")
-        .values({ type, name, direct_key: key })
-        .onConflict((oc) => oc.column("direct_key").doNothing())
-        .returning("id")
-        .executeTakeFirst();
-      if (!created) {
-        const existing = await trx
-          .selectFrom("chat_rooms")
-          .select("id")
-          .where("direct_key", "=", key)
-          .executeTakeFirstOrThrow();
-        return { roomId: existing.id, isNew: false, pending: [] };
-      }
-      await trx
-        .insertInto("chat_participants")
-        .values(
-          members.map((userId) => ({ room_id: created.id, user_id: userId }))
-        )
-        .execute();
-      // Someone opening a DIRECT chat with you is news; the creator knows already.
-      const creatorName = known.find(
-        (user) => user.id === creatorId
-      )!.display_name;
-      const pending =
-        type === "DIRECT"
-          ? await recordNotifications(trx, [
-              chatStartedNotification({
-                userId: other,
-                byName: creatorName,
-                roomId: created.id,
-              }),
-            ])
-          : [];
-      return { roomId: created.id, isNew: true, pending };
-    });
+  const { roomId, isNew, pending } = await db.transaction().execute(async (trx) => {
+    const key = type === "DIRECT" ? directKey(creatorId, other) : null;
+    const created = await trx
+      .insertInto("chat_rooms")
+      .values({ type, name, direct_key: key })
+      .onConflict((oc) => oc.column("direct_key").doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    if (!created) {
+      const existing = await trx.selectFrom("chat_rooms").select("id").where("direct_key", "=", key).executeTakeFirstOrThrow();
+      return { roomId: existing.id, isNew: false, pending: [] };
+    }
+    await trx
+      .insertInto("chat_participants")
+      .values(members.map((userId) => ({ room_id: created.id, user_id: userId })))
+      .execute();
+    // Someone opening a DIRECT chat with you is news; the creator knows already.
+    const creatorName = known.find((user) => user.id === creatorId)!.display_name;
+    const pending =
+      type === "DIRECT" ? await recordNotifications(trx, [chatStartedNotification({ userId: other, byName: creatorName, roomId: created.id })]) : [];
+    return { roomId: created.id, isNew: true, pending };
+  });
   if (isNew) realtime.joinRoom(members, roomId);
   publishNotifications(realtime, pending);
-  const [chatRoom] = await listRooms({
-    db,
-    userId: creatorId,
-    limit: 1,
-    offset: 0,
-    roomId,
-  });
+  const [chatRoom] = await listRooms({ db, userId: creatorId, limit: 1, offset: 0, roomId });
   return { chatRoom: chatRoom!, isNew };
 }
 
-export async function blockUser({
-  db,
-  blockerId,
-  blockedId,
-}: {
-  db: Database;
-  blockerId: string;
-  blockedId: string;
-}) {
+export async function blockUser({ db, blockerId, blockedId }: { db: Database; blockerId: string; blockedId: string }) {
   if (blockerId === blockedId) throw new ChatError(422, "self_block");
-  const exists = await db
-    .selectFrom("users")
-    .select("id")
-    .where("id", "=", blockedId)
-    .executeTakeFirst();
+  const exists = await db.selectFrom("users").select("id").where("id", "=", blockedId).executeTakeFirst();
   if (!exists) throw new ChatError(404, "user_not_found");
   await db
     .insertInto("user_blocks")
@@ -518,51 +340,22 @@ export async function blockUser({
 }
 
 /** Whether the viewer blocked the other person, and whether the other person blocked the viewer. */
-export async function blockStatus({
-  db,
-  viewerId,
-  otherId,
-}: {
-  db: Database;
-  viewerId: string;
-  otherId: string;
-}) {
+export async function blockStatus({ db, viewerId, otherId }: { db: Database; viewerId: string; otherId: string }) {
   const rows = await db
     .selectFrom("user_blocks")
     .select("blocker_id")
     .where((eb) =>
       eb.or([
-        eb.and([
-          eb("blocker_id", "=", viewerId),
-          eb("blocked_id", "=", otherId),
-        ]),
-        eb.and([
-          eb("blocker_id", "=", otherId),
-          eb("blocked_id", "=", viewerId),
-        ]),
-      ])
+        eb.and([eb("blocker_id", "=", viewerId), eb("blocked_id", "=", otherId)]),
+        eb.and([eb("blocker_id", "=", otherId), eb("blocked_id", "=", viewerId)]),
+      ]),
     )
     .execute();
-  return {
-    byViewer: rows.some((row) => row.blocker_id === viewerId),
-    ofViewer: rows.some((row) => row.blocker_id === otherId),
-  };
+  return { byViewer: rows.some((row) => row.blocker_id === viewerId), ofViewer: rows.some((row) => row.blocker_id === otherId) };
 }
 
-export async function unblockUser({
-  db,
-  blockerId,
-  blockedId,
-}: {
-  db: Database;
-  blockerId: string;
-  blockedId: string;
-}) {
-  await db
-    .deleteFrom("user_blocks")
-    .where("blocker_id", "=", blockerId)
-    .where("blocked_id", "=", blockedId)
-    .execute();
+export async function unblockUser({ db, blockerId, blockedId }: { db: Database; blockerId: string; blockedId: string }) {
+  await db.deleteFrom("user_blocks").where("blocker_id", "=", blockerId).where("blocked_id", "=", blockedId).execute();
 }
 
 /** A message the app posted inside someone's transaction, to announce once it commits. */
@@ -587,13 +380,7 @@ export async function postDirectNotice(
     content,
     messageType,
     metadata,
-  }: {
-    senderId: string;
-    otherId: string;
-    content: string;
-    messageType: ChatMessageType;
-    metadata: ChatMessageMetadata;
-  }
+  }: { senderId: string; otherId: string; content: string; messageType: ChatMessageType; metadata: ChatMessageMetadata },
 ): Promise<PostedMessage> {
   const key = directKey(senderId, otherId);
   const created = await trx
@@ -602,62 +389,21 @@ export async function postDirectNotice(
     .onConflict((oc) => oc.column("direct_key").doNothing())
     .returning("id")
     .executeTakeFirst();
-  const roomId =
-    created?.id ??
-    (
-      await trx
-        .selectFrom("chat_rooms")
-        .select("id")
-        .where("direct_key", "=", key)
-        .executeTakeFirstOrThrow()
-    ).id;
-  if (created)
-    await trx
-      .insertInto("chat_participants")
-      .values(
-        [senderId, otherId].map((userId) => ({
-          room_id: roomId,
-          user_id: userId,
-        }))
-      )
-      .execute();
+  const roomId = created?.id ?? (await trx.selectFrom("chat_rooms").select("id").where("direct_key", "=", key).executeTakeFirstOrThrow()).id;
+  if (created) await trx.insertInto("chat_participants").values([senderId, otherId].map((userId) => ({ room_id: roomId, user_id: userId }))).execute();
   const inserted = await trx
     .insertInto("chat_messages")
-    .values({
-      room_id: roomId,
-      sender_id: senderId,
-      content,
-      message_type: messageType,
-      metadata: JSON.stringify(metadata),
-    })
+    .values({ room_id: roomId, sender_id: senderId, content, message_type: messageType, metadata: JSON.stringify(metadata) })
     .returning(["id", "created_at"])
     .executeTakeFirstOrThrow();
-  await trx
-    .updateTable("chat_rooms")
-    .set({ last_activity_at: inserted.created_at })
-    .where("id", "=", roomId)
-    .execute();
-  await trx
-    .updateTable("chat_participants")
-    .set({ last_read_message_id: inserted.id })
-    .where("room_id", "=", roomId)
-    .where("user_id", "=", senderId)
-    .execute();
-  const row = await messagesQuery(trx)
-    .where("m.id", "=", inserted.id)
-    .executeTakeFirstOrThrow();
-  return {
-    message: toMessage(row),
-    userIds: [senderId, otherId],
-    newRoom: !!created,
-  };
+  await trx.updateTable("chat_rooms").set({ last_activity_at: inserted.created_at }).where("id", "=", roomId).execute();
+  await trx.updateTable("chat_participants").set({ last_read_message_id: inserted.id }).where("room_id", "=", roomId).where("user_id", "=", senderId).execute();
+  const row = await messagesQuery(trx).where("m.id", "=", inserted.id).executeTakeFirstOrThrow();
+  return { message: toMessage(row), userIds: [senderId, otherId], newRoom: !!created };
 }
 
 /** Announces messages posted by `postDirectNotice` once their transaction has committed. */
-export function publishPosted(
-  realtime: Realtime,
-  posted: readonly PostedMessage[]
-) {
+export function publishPosted(realtime: Realtime, posted: readonly PostedMessage[]) {
   for (const { message, userIds, newRoom } of posted) {
     if (newRoom) realtime.joinRoom(userIds, message.chatRoomId);
     realtime.toUsers(userIds, RealtimeEvent.chatMessage, message);

@@ -65,11 +65,7 @@ describe("a request for 10,000 items gets the list's maximum", () => {
   });
 
   it(`GET /api/listings: ${LISTINGS_LIMIT_MAX}`, async () => {
-    const game = await db()
-      .selectFrom("games")
-      .select("id")
-      .orderBy("id")
-      .executeTakeFirstOrThrow();
+    const game = await db().selectFrom("games").select("id").orderBy("id").executeTakeFirstOrThrow();
     await db()
       .insertInto("listings")
       .values(
@@ -83,9 +79,7 @@ describe("a request for 10,000 items gets the list's maximum", () => {
         }))
       )
       .execute();
-    const body = await getJson(
-      `/api/listings?sellerId=${member.id}&limit=10000`
-    );
+    const body = await getJson(`/api/listings?sellerId=${member.id}&limit=10000`);
     expect(body.data.listings).toHaveLength(LISTINGS_LIMIT_MAX);
   });
 
@@ -143,11 +137,7 @@ describe("a request for 10,000 items gets the list's maximum", () => {
 
   it(`GET /api/tickets/all: ${TICKETS_ALL_MAX}`, async () => {
     const [seller] = await users(1);
-    const game = await db()
-      .selectFrom("games")
-      .select("id")
-      .orderBy("id")
-      .executeTakeFirstOrThrow();
+    const game = await db().selectFrom("games").select("id").orderBy("id").executeTakeFirstOrThrow();
     const listing = await db()
       .insertInto("listings")
       .values({
@@ -164,9 +154,7 @@ describe("a request for 10,000 items gets the list's maximum", () => {
     await sql`
       insert into bookings (listing_id, buyer_id, seller_id, title, price_per_unit, minutes_per_unit, units, total_price, total_minutes,
         desired_start_at, status, accept_deadline_at, accepted_at, started_at, ends_at, completed_at, completed_by, idempotency_key)
-      select ${listing.id}::uuid, ${
-      member.id
-    }::uuid, ${seller}::uuid, 'たくさん売れたチケット', 100, 30, 1, 100, 30,
+      select ${listing.id}::uuid, ${member.id}::uuid, ${seller}::uuid, 'たくさん売れたチケット', 100, 30, 1, 100, 30,
         now() - i * interval '1 day', 'completed', now() - i * interval '1 day' - interval '1 hour', now() - i * interval '1 day' - interval '2 hours',
         now() - i * interval '1 day', now() - i * interval '1 day' + interval '30 minutes', now() - i * interval '1 day' + interval '30 minutes',
         'buyer', 'list-limits-' || i
@@ -190,28 +178,14 @@ describe("a request for 10,000 items gets the list's maximum", () => {
     const listed = await getJson("/api/user/subscriptions?limit=10000");
     expect(listed.subscriptions).toHaveLength(SUBSCRIPTIONS_LIST_MAX);
     // Soonest to end first: the first hundred of them.
-    expect(
-      listed.subscriptions.map(
-        (s: { subscribee: { uid: string } }) => s.subscribee.uid
-      )
-    ).toEqual(subscribees.slice(0, SUBSCRIPTIONS_LIST_MAX));
-    expect(
-      (await getJson("/api/user/subscriptions?limit=3")).subscriptions
-    ).toHaveLength(3);
-    expect((await getJson("/api/auth/me")).data.subscriptions).toHaveLength(
-      SUBSCRIPTIONS_LIST_MAX
-    );
-    expect((await member.api("/api/user/subscriptions?limit=0")).status).toBe(
-      400
-    );
+    expect(listed.subscriptions.map((s: { subscribee: { uid: string } }) => s.subscribee.uid)).toEqual(subscribees.slice(0, SUBSCRIPTIONS_LIST_MAX));
+    expect((await getJson("/api/user/subscriptions?limit=3")).subscriptions).toHaveLength(3);
+    expect((await getJson("/api/auth/me")).data.subscriptions).toHaveLength(SUBSCRIPTIONS_LIST_MAX);
+    expect((await member.api("/api/user/subscriptions?limit=0")).status).toBe(400);
   });
 
   it(`GET /api/user/communities: ${USER_COMMUNITIES_MAX}`, async () => {
-    const game = await db()
-      .selectFrom("games")
-      .select("id")
-      .orderBy("id")
-      .executeTakeFirstOrThrow();
+    const game = await db().selectFrom("games").select("id").orderBy("id").executeTakeFirstOrThrow();
     const communities = await db()
       .insertInto("communities")
       .values(
@@ -225,17 +199,11 @@ describe("a request for 10,000 items gets the list's maximum", () => {
       .execute();
     await db()
       .insertInto("community_members")
-      .values(
-        communities.map(({ id }) => ({ community_id: id, user_id: member.id }))
-      )
+      .values(communities.map(({ id }) => ({ community_id: id, user_id: member.id })))
       .execute();
     const body = await getJson("/api/user/communities?limit=10000");
     expect(body.data.communities).toHaveLength(USER_COMMUNITIES_MAX);
-    expect(
-      (await getJson("/api/user/communities?limit=5")).data.communities
-    ).toHaveLength(5);
-    expect((await member.api("/api/user/communities?limit=abc")).status).toBe(
-      400
-    );
+    expect((await getJson("/api/user/communities?limit=5")).data.communities).toHaveLength(5);
+    expect((await member.api("/api/user/communities?limit=abc")).status).toBe(400);
   });
 });

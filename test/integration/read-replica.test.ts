@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { READ_REPLICA } from "~/lib/constants";
 import { createMember, type Member } from "../support/auth";
-import {
-  ownServersProblem,
-  startPrimaryAndReplica,
-  type PrimaryAndReplica,
-} from "../support/postgres-servers";
+import { ownServersProblem, startPrimaryAndReplica, type PrimaryAndReplica } from "../support/postgres-servers";
 import { startTestServer, type TestServer } from "../support/server";
 
 /**
@@ -14,21 +10,14 @@ import { startTestServer, type TestServer } from "../support/server";
  * replica of the test's own (initdb and pg_basebackup in a temporary directory); the machine's server is untouched.
  * Run in the PostgreSQL pass only: the PGlite pass has no PostgreSQL of its own to copy.
  */
-const skipReason = !process.env.TEST_DATABASE_URL
-  ? "the PostgreSQL pass runs it (TEST_DATABASE_URL is not set)"
-  : ownServersProblem();
+const skipReason = !process.env.TEST_DATABASE_URL ? "the PostgreSQL pass runs it (TEST_DATABASE_URL is not set)" : ownServersProblem();
 if (skipReason) console.log(`[read-replica] skipped: ${skipReason}`);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until(
-  what: string,
-  condition: () => Promise<boolean>,
-  timeoutMs = 15_000
-) {
+async function until(what: string, condition: () => Promise<boolean>, timeoutMs = 15_000) {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
-    if (Date.now() > deadline)
-      throw new Error(`${what}: not within ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
     await sleep(100);
   }
 }
@@ -39,10 +28,7 @@ function wroteCookie(response: Response) {
     .getSetCookie()
     .map((cookie) => cookie.split(";")[0]!)
     .find((cookie) => cookie.startsWith(`${READ_REPLICA.wroteCookie}=`));
-  if (!pair)
-    throw new Error(
-      `the write's response set no ${READ_REPLICA.wroteCookie} cookie`
-    );
+  if (!pair) throw new Error(`the write's response set no ${READ_REPLICA.wroteCookie} cookie`);
   return pair;
 }
 
@@ -74,11 +60,7 @@ describe.skipIf(skipReason)("a read replica (DATABASE_READ_URL)", () => {
     return wroteCookie(response);
   };
   /** Whether this text is in the author's posts as the API answers them, and on their profile's page. */
-  const seen = async (
-    content: string,
-    headers: Record<string, string> = {},
-    by: Member = author
-  ) => {
+  const seen = async (content: string, headers: Record<string, string> = {}, by: Member = author) => {
     const api = await app.request(`/api/posts?authorId=${by.id}`, { headers });
     expect(api.status).toBe(200);
     const inApi = JSON.stringify(await api.json()).includes(content);
@@ -127,13 +109,9 @@ describe.skipIf(skipReason)("a read replica (DATABASE_READ_URL)", () => {
       expect(other.status).toBe(201);
       // The old cookie (before this second post) is satisfied by the replica: it shows the first post, not the second.
       expect(await seen("追いついた後の投稿", { Cookie: cookie })).toBe(true);
-      expect(await seen("別の人には見えない投稿", { Cookie: cookie })).toBe(
-        false
-      );
+      expect(await seen("別の人には見えない投稿", { Cookie: cookie })).toBe(false);
       // The second write's own cookie reads the primary.
-      expect(
-        await seen("別の人には見えない投稿", { Cookie: wroteCookie(other) })
-      ).toBe(true);
+      expect(await seen("別の人には見えない投稿", { Cookie: wroteCookie(other) })).toBe(true);
     } finally {
       await servers.resumeReplay();
     }

@@ -14,17 +14,10 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { hashPassword } from "../../app/infra/auth/passwords";
-import {
-  openDatabase,
-  type Database,
-  type DatabaseHandle,
-} from "../../app/infra/db";
+import { openDatabase, type Database, type DatabaseHandle } from "../../app/infra/db";
 import type { Realtime } from "../../app/infra/realtime";
 import { DEFAULT_PLATFORM_FEE_PERCENT } from "../../app/lib/constants";
-import {
-  bookingReminderJob,
-  bookingSweepJobs,
-} from "../../app/models/bookings.server";
+import { bookingReminderJob, bookingSweepJobs } from "../../app/models/bookings.server";
 import { chatDigestJob } from "../../app/models/chat-digest.server";
 import { eventReminderJob } from "../../app/models/events.server";
 import { subscriptionReminderJob } from "../../app/models/subscriptions.server";
@@ -32,20 +25,10 @@ import { migrateToLatest } from "../../server/db/migrate";
 import { seedDemoData } from "../../server/db/seed";
 import { firstLoadPages } from "../support/first-load.mjs";
 import { admin, adminUrl, databaseUrl } from "./bench-database";
-import {
-  generateScaleData,
-  HEAVY,
-  HEAVY_ROOM,
-  listingIdOf,
-  roomIdOf,
-  sizesFor,
-  userIdOf,
-  type StepTiming,
-} from "./scale-data";
+import { generateScaleData, HEAVY, HEAVY_ROOM, listingIdOf, roomIdOf, sizesFor, userIdOf, type StepTiming } from "./scale-data";
 
 const SCALE = Number(process.env.SCALE ?? 1);
-if (!(SCALE > 0 && SCALE <= 10))
-  throw new Error("SCALE must be a number in (0, 10]");
+if (!(SCALE > 0 && SCALE <= 10)) throw new Error("SCALE must be a number in (0, 10]");
 const RUNS = Number(process.env.RUNS ?? (SCALE < 1 ? 10 : 30));
 const WARM_UP = 3;
 const KEEP = process.env.KEEP === "1";
@@ -55,8 +38,7 @@ const GOALS = { page: 100, api: 50, write: 100, sweepMs: 1000, rssMb: 512 };
 const goal = (ms: number) => ms * BOUND_FACTOR;
 
 const dbName = REUSE ?? `gm_bench_scale_${randomBytes(4).toString("hex")}`;
-if (!/^[a-z0-9_]+$/.test(dbName))
-  throw new Error("REUSE must be a database name");
+if (!/^[a-z0-9_]+$/.test(dbName)) throw new Error("REUSE must be a database name");
 const benchUrl = databaseUrl(dbName);
 
 let database: DatabaseHandle | undefined;
@@ -68,12 +50,8 @@ function cleanUp() {
     server?.kill("SIGTERM");
     await database?.close().catch(() => {});
     if (!created) return;
-    if (KEEP || REUSE)
-      console.log(`KEEP=1: the database ${dbName} stays (${benchUrl})`);
-    else
-      await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(
-        (error) => console.error(`could not drop ${dbName}: ${error.message}`)
-      );
+    if (KEEP || REUSE) console.log(`KEEP=1: the database ${dbName} stays (${benchUrl})`);
+    else await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch((error) => console.error(`could not drop ${dbName}: ${error.message}`));
   })();
   return cleaning;
 }
@@ -90,8 +68,7 @@ const loadAverage = () =>
     .map((value) => value.toFixed(2))
     .join(", ");
 /** Nearest rank. */
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+const percentile = (sorted: number[], p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 const fixed = (value: number) => value.toFixed(1);
 
 interface Result {
@@ -131,9 +108,7 @@ async function measure(
   };
   results.push(result);
   console.log(
-    `  ${result.p99 < goalMs ? "✓" : "✗"} ${label.padEnd(58)} p50 ${fixed(
-      result.p50
-    ).padStart(7)}  p95 ${fixed(result.p95).padStart(7)}  p99 ${fixed(
+    `  ${result.p99 < goalMs ? "✓" : "✗"} ${label.padEnd(58)} p50 ${fixed(result.p50).padStart(7)}  p95 ${fixed(result.p95).padStart(7)}  p99 ${fixed(
       result.p99
     ).padStart(7)} ms`
   );
@@ -141,11 +116,7 @@ async function measure(
 
 /** Starts the built server on the bench database; answers its base URL. */
 async function startServer() {
-  if (
-    !fs.existsSync("build/index.js") ||
-    !fs.existsSync("build/server/index.js")
-  )
-    throw new Error("no build: run `npm run build` first");
+  if (!fs.existsSync("build/index.js") || !fs.existsSync("build/server/index.js")) throw new Error("no build: run `npm run build` first");
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-bench-scale-"));
   server = spawn(process.execPath, ["build/index.js"], {
     env: {
@@ -207,8 +178,7 @@ async function signIn(db: Database, base: string, index: number) {
       body: new URLSearchParams({ email, password }),
     })
   );
-  if (![...cookies.keys()].some((name) => name.includes("auth-token")))
-    throw new Error(`user ${index}: the login gave no session cookie`);
+  if (![...cookies.keys()].some((name) => name.includes("auth-token"))) throw new Error(`user ${index}: the login gave no session cookie`);
   return {
     uid,
     async request(pathname: string, init: RequestInit = {}) {
@@ -216,9 +186,7 @@ async function signIn(db: Database, base: string, index: number) {
         redirect: "manual",
         ...init,
         headers: {
-          Cookie: [...cookies]
-            .map(([name, value]) => `${name}=${value}`)
-            .join("; "),
+          Cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join("; "),
           Origin: base,
           ...init.headers,
         },
@@ -240,9 +208,7 @@ let ok = false;
 try {
   const sizes = sizesFor(SCALE);
   console.log(
-    `bench:scale on ${new URL(adminUrl).host}, ${
-      os.cpus().length
-    } cores, load average ${loadAverage()}, SCALE=${SCALE}, ${RUNS} runs per case`
+    `bench:scale on ${new URL(adminUrl).host}, ${os.cpus().length} cores, load average ${loadAverage()}, SCALE=${SCALE}, ${RUNS} runs per case`
   );
   if (!REUSE) await admin(`CREATE DATABASE ${dbName}`);
   created = true;
@@ -274,9 +240,7 @@ try {
 
   // Keep the heavy users online (presence's two-minute window) through the bench.
   const beat = () =>
-    sql`update users set last_seen_at = now() where id in (${userIdOf(
-      HEAVY.seller
-    )}, ${userIdOf(HEAVY.chatter)}, ${userIdOf(
+    sql`update users set last_seen_at = now() where id in (${userIdOf(HEAVY.seller)}, ${userIdOf(HEAVY.chatter)}, ${userIdOf(
       HEAVY.buyer
     )}) or online_announced`
       .execute(db)
@@ -285,26 +249,10 @@ try {
   const heartbeat = setInterval(beat, 30_000);
 
   const base = await startServer();
-  const [seller, chatter, buyer] = [
-    await signIn(db, base, HEAVY.seller),
-    await signIn(db, base, HEAVY.chatter),
-    await signIn(db, base, HEAVY.buyer),
-  ];
-  const game = await db
-    .selectFrom("games")
-    .select(["slug", "name_kana"])
-    .orderBy("sort_order")
-    .executeTakeFirstOrThrow();
-  const community = await db
-    .selectFrom("communities")
-    .select("slug")
-    .orderBy("members_count", "desc")
-    .executeTakeFirstOrThrow();
-  const event = await db
-    .selectFrom("events")
-    .select("id")
-    .orderBy("starts_at", "desc")
-    .executeTakeFirstOrThrow();
+  const [seller, chatter, buyer] = [await signIn(db, base, HEAVY.seller), await signIn(db, base, HEAVY.chatter), await signIn(db, base, HEAVY.buyer)];
+  const game = await db.selectFrom("games").select(["slug", "name_kana"]).orderBy("sort_order").executeTakeFirstOrThrow();
+  const community = await db.selectFrom("communities").select("slug").orderBy("members_count", "desc").executeTakeFirstOrThrow();
+  const event = await db.selectFrom("events").select("id").orderBy("starts_at", "desc").executeTakeFirstOrThrow();
   // The heavy seller's ticket with 20,000 bookings, their profile, the chatter's room of 100,000 messages.
   const ids: Record<string, string> = {
     eventId: event.id,
@@ -315,39 +263,25 @@ try {
     roomId: roomIdOf(HEAVY_ROOM),
     coinPackageId: "1",
   };
-  const placeholders = Object.fromEntries(
-    Object.keys(ids).map((name) => [name, `{${name}}`])
-  );
-  const fill = (pattern: string) =>
-    pattern.replace(/\{(\w+)\}/g, (_, name: string) => ids[name]!);
+  const placeholders = Object.fromEntries(Object.keys(ids).map((name) => [name, `{${name}}`]));
+  const fill = (pattern: string) => pattern.replace(/\{(\w+)\}/g, (_, name: string) => ids[name]!);
   /** Which heavy user a member page is about: chat and notifications the chatter's, coin history the buyer's. */
   const whoFor = (pathname: string): Session =>
     /^\/(chat|notifications)/.test(pathname)
       ? chatter
-      : pathname.startsWith("/settings/coin-history") ||
-        pathname.startsWith("/coins")
+      : pathname.startsWith("/settings/coin-history") || pathname.startsWith("/coins")
       ? buyer
       : seller;
 
   const get = async (pathname: string, as?: Session): Promise<void> => {
-    const response = as
-      ? await as.request(pathname)
-      : await fetch(new URL(pathname, base), { redirect: "manual" });
+    const response = as ? await as.request(pathname) : await fetch(new URL(pathname, base), { redirect: "manual" });
     await response.arrayBuffer();
     // A page that adds its own query first (the payout form's idempotency key) is measured with that second request.
     const location = response.headers.get("Location");
-    if (
-      response.status === 302 &&
-      location &&
-      new URL(location, base).pathname === new URL(pathname, base).pathname &&
-      !pathname.includes("?")
-    ) {
+    if (response.status === 302 && location && new URL(location, base).pathname === new URL(pathname, base).pathname && !pathname.includes("?")) {
       return get(location, as);
     }
-    if (response.status !== 200)
-      throw new Error(
-        `GET ${pathname}${as ? " (signed in)" : ""} answered ${response.status}`
-      );
+    if (response.status !== 200) throw new Error(`GET ${pathname}${as ? " (signed in)" : ""} answered ${response.status}`);
   };
 
   console.log(`\npages (document requests; load average ${loadAverage()})`);
@@ -361,32 +295,16 @@ try {
     `/explore?game=${game.slug}`,
     "/explore?sort=newest&page=10",
   ];
-  for (const page of firstLoadPages(
-    placeholders as Parameters<typeof firstLoadPages>[0]
-  )) {
+  for (const page of firstLoadPages(placeholders as Parameters<typeof firstLoadPages>[0])) {
     const pathname = fill(page.path);
     const who = whoFor(pathname);
-    if (page.signedOut)
-      await measure("page", `${page.path} signed out`, goal(GOALS.page), () =>
-        get(pathname)
-      );
+    if (page.signedOut) await measure("page", `${page.path} signed out`, goal(GOALS.page), () => get(pathname));
     if (page.signedIn)
-      await measure(
-        "page",
-        `${page.path} as the heavy ${
-          who === seller ? "seller" : who === chatter ? "chatter" : "buyer"
-        }`,
-        goal(GOALS.page),
-        () => get(pathname, who)
+      await measure("page", `${page.path} as the heavy ${who === seller ? "seller" : who === chatter ? "chatter" : "buyer"}`, goal(GOALS.page), () =>
+        get(pathname, who)
       );
   }
-  for (const pathname of explore)
-    await measure(
-      "page",
-      `${decodeURIComponent(pathname)} signed out`,
-      goal(GOALS.page),
-      () => get(pathname)
-    );
+  for (const pathname of explore) await measure("page", `${decodeURIComponent(pathname)} signed out`, goal(GOALS.page), () => get(pathname));
 
   console.log(`\nAPI reads (load average ${loadAverage()})`);
   const apiReads: Array<[string, Session]> = [
@@ -406,56 +324,35 @@ try {
     ["/api/posts?authorId={uid}", buyer],
     ["/api/user/communities", seller],
   ];
-  for (const [pattern, as] of apiReads)
-    await measure("api", pattern, goal(GOALS.api), () =>
-      get(fill(pattern), as)
-    );
+  for (const [pattern, as] of apiReads) await measure("api", pattern, goal(GOALS.api), () => get(fill(pattern), as));
 
   console.log(`\nwrites (load average ${loadAverage()})`);
   // Each run another writer (rate limits are per person): users 5 on, each in a direct room with the heavy chatter.
   const writers: Session[] = [];
-  for (let i = 0; i < RUNS + WARM_UP; i++)
-    writers.push(await signIn(db, base, 5 + i));
+  for (let i = 0; i < RUNS + WARM_UP; i++) writers.push(await signIn(db, base, 5 + i));
   const writerOf = (run: number) => writers[(run + WARM_UP) % writers.length]!;
   const roomOf = async (writer: Session) =>
-    (
-      await db
-        .selectFrom("chat_participants")
-        .select("room_id")
-        .where("user_id", "=", writer.uid)
-        .executeTakeFirstOrThrow()
-    ).room_id;
+    (await db.selectFrom("chat_participants").select("room_id").where("user_id", "=", writer.uid).executeTakeFirstOrThrow()).room_id;
   const rooms = new Map<string, string>();
   for (const writer of writers) rooms.set(writer.uid, await roomOf(writer));
-  const post = async (
-    pathname: string,
-    as: Session,
-    body: unknown,
-    headers: Record<string, string> = {}
-  ) => {
+  const post = async (pathname: string, as: Session, body: unknown, headers: Record<string, string> = {}) => {
     const response = await as.request(pathname, {
       method: "POST",
       headers: { "Content-Type": "application/json", ...headers },
       body: JSON.stringify(body),
     });
     await response.arrayBuffer();
-    if (response.status >= 300)
-      throw new Error(`POST ${pathname} answered ${response.status}`);
+    if (response.status >= 300) throw new Error(`POST ${pathname} answered ${response.status}`);
   };
-  await measure(
-    "write",
-    "POST /api/chat/messages (a room of the heavy chatter)",
-    goal(GOALS.write),
-    async (run) => {
-      const writer = writerOf(run);
-      await post("/api/chat/messages", writer, {
-        roomId: rooms.get(writer.uid),
-        content: `ベンチ ${run}`,
-        messageType: "TEXT",
-        metadata: null,
-      });
-    }
-  );
+  await measure("write", "POST /api/chat/messages (a room of the heavy chatter)", goal(GOALS.write), async (run) => {
+    const writer = writerOf(run);
+    await post("/api/chat/messages", writer, {
+      roomId: rooms.get(writer.uid),
+      content: `ベンチ ${run}`,
+      messageType: "TEXT",
+      metadata: null,
+    });
+  });
   await measure("write", "POST /api/posts/create", goal(GOALS.write), (run) =>
     post("/api/posts/create", writerOf(run), {
       content: `ベンチの投稿 ${run}`,
@@ -475,21 +372,17 @@ try {
     )
     .orderBy("created_at", "desc")
     .executeTakeFirstOrThrow();
-  await measure(
-    "write",
-    "POST /api/listings/{id}/purchase",
-    goal(GOALS.write),
-    (run) =>
-      post(
-        `/api/listings/${cheap.id}/purchase`,
-        writerOf(run),
-        {
-          units: 1,
-          desiredStartTime: new Date(Date.now() + 7 * 86_400_000).toISOString(),
-          note: "",
-        },
-        { "Idempotency-Key": randomUUID() }
-      )
+  await measure("write", "POST /api/listings/{id}/purchase", goal(GOALS.write), (run) =>
+    post(
+      `/api/listings/${cheap.id}/purchase`,
+      writerOf(run),
+      {
+        units: 1,
+        desiredStartTime: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+        note: "",
+      },
+      { "Idempotency-Key": randomUUID() }
+    )
   );
 
   console.log(`\nthe sweeper (load average ${loadAverage()})`);
@@ -501,22 +394,13 @@ try {
     chatDigestJob,
   ];
   const pass = async () => {
-    for (const job of jobs)
-      await job.run({ db, realtime: nobody, now: new Date() });
+    for (const job of jobs) await job.run({ db, realtime: nobody, now: new Date() });
   };
   // The first pass catches up on whatever the generated data left due; the next ones are the steady state.
   const firstStarted = performance.now();
   await pass();
-  console.log(
-    `  first pass (catching up): ${fixed(performance.now() - firstStarted)} ms`
-  );
-  await measure(
-    "sweep",
-    "a sweeper pass, every job",
-    goal(GOALS.sweepMs),
-    () => pass(),
-    { warmUp: 0, runs: 5 }
-  );
+  console.log(`  first pass (catching up): ${fixed(performance.now() - firstStarted)} ms`);
+  await measure("sweep", "a sweeper pass, every job", goal(GOALS.sweepMs), () => pass(), { warmUp: 0, runs: 5 });
 
   const status = fs.readFileSync(`/proc/${server!.pid}/status`, "utf8");
   const peakRssMb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
@@ -526,58 +410,26 @@ try {
 
   const missed = results.filter((r) => !(r.p99 < r.goal));
   console.log(
-    `\nbench:scale, SCALE=${SCALE}: ${sizes.users.toLocaleString(
+    `\nbench:scale, SCALE=${SCALE}: ${sizes.users.toLocaleString("en")} users, ${sizes.listings.toLocaleString(
       "en"
-    )} users, ${sizes.listings.toLocaleString(
+    )} listings, ${sizes.bookings.toLocaleString("en")} bookings, ${sizes.posts.toLocaleString("en")} posts, ${sizes.messages.toLocaleString(
       "en"
-    )} listings, ${sizes.bookings.toLocaleString(
-      "en"
-    )} bookings, ${sizes.posts.toLocaleString(
-      "en"
-    )} posts, ${sizes.messages.toLocaleString(
-      "en"
-    )} chat messages in ${sizes.rooms.toLocaleString(
-      "en"
-    )} rooms, ${sizes.notifications.toLocaleString("en")} notifications; ${
+    )} chat messages in ${sizes.rooms.toLocaleString("en")} rooms, ${sizes.notifications.toLocaleString("en")} notifications; ${
       os.cpus().length
     } cores`
   );
   if (timings.length) {
-    console.log(
-      `\ngeneration: ${generationSeconds.toFixed(
-        0
-      )} s\n| step | rows | seconds |\n|---|---:|---:|`
-    );
-    for (const t of timings)
-      console.log(
-        `| ${t.label} | ${
-          t.rows ? t.rows.toLocaleString("en") : ""
-        } | ${t.seconds.toFixed(1)} |`
-      );
+    console.log(`\ngeneration: ${generationSeconds.toFixed(0)} s\n| step | rows | seconds |\n|---|---:|---:|`);
+    for (const t of timings) console.log(`| ${t.label} | ${t.rows ? t.rows.toLocaleString("en") : ""} | ${t.seconds.toFixed(1)} |`);
   }
   console.log(`\n| table | rows | size with indexes |\n|---|---:|---:|`);
-  for (const t of tableSizes)
-    console.log(
-      `| ${t.name} | ${Number(t.rows).toLocaleString("en")} | ${t.size} |`
-    );
-  console.log(
-    `\n| case | p50 ms | p95 ms | p99 ms | goal p99 |\n|---|---:|---:|---:|---|`
-  );
+  for (const t of tableSizes) console.log(`| ${t.name} | ${Number(t.rows).toLocaleString("en")} | ${t.size} |`);
+  console.log(`\n| case | p50 ms | p95 ms | p99 ms | goal p99 |\n|---|---:|---:|---:|---|`);
   for (const r of results)
-    console.log(
-      `| ${r.label} | ${fixed(r.p50)} | ${fixed(r.p95)} | ${fixed(r.p99)} | < ${
-        r.goal
-      } ms ${r.p99 < r.goal ? "✓" : "✗"} |`
-    );
+    console.log(`| ${r.label} | ${fixed(r.p50)} | ${fixed(r.p95)} | ${fixed(r.p99)} | < ${r.goal} ms ${r.p99 < r.goal ? "✓" : "✗"} |`);
+  console.log(`\nthe server's peak RSS: ${peakRssMb.toFixed(0)} MB (goal < ${GOALS.rssMb} MB) ${peakRssMb < GOALS.rssMb ? "✓" : "✗"}`);
   console.log(
-    `\nthe server's peak RSS: ${peakRssMb.toFixed(0)} MB (goal < ${
-      GOALS.rssMb
-    } MB) ${peakRssMb < GOALS.rssMb ? "✓" : "✗"}`
-  );
-  console.log(
-    `${results.length - missed.length} of ${
-      results.length
-    } cases within their goal${
+    `${results.length - missed.length} of ${results.length} cases within their goal${
       missed.length ? `; missed: ${missed.map((r) => r.label).join(", ")}` : ""
     }`
   );

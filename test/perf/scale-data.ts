@@ -8,27 +8,17 @@ import { sql, type RawBuilder } from "kysely";
 import type { Database } from "../../app/infra/db";
 
 /** Deterministic ids, so one statement can point at rows another made: user i, listing i, booking i, room i. */
-const idOf = (kind: string, i: string) =>
-  sql.raw(
-    `('00000000-0000-4000-${kind}-' || lpad(to_hex(${i}), 12, '0'))::uuid`
-  );
+const idOf = (kind: string, i: string) => sql.raw(`('00000000-0000-4000-${kind}-' || lpad(to_hex(${i}), 12, '0'))::uuid`);
 export const userId = (i: string) => idOf("8000", i);
 const listingId = (i: string) => idOf("9000", i);
 const bookingId = (i: string) => idOf("a000", i);
 const roomId = (i: string) => idOf("b000", i);
-export const userIdOf = (i: number) =>
-  `00000000-0000-4000-8000-${i.toString(16).padStart(12, "0")}`;
-export const listingIdOf = (i: number) =>
-  `00000000-0000-4000-9000-${i.toString(16).padStart(12, "0")}`;
-export const roomIdOf = (i: number) =>
-  `00000000-0000-4000-b000-${i.toString(16).padStart(12, "0")}`;
+export const userIdOf = (i: number) => `00000000-0000-4000-8000-${i.toString(16).padStart(12, "0")}`;
+export const listingIdOf = (i: number) => `00000000-0000-4000-9000-${i.toString(16).padStart(12, "0")}`;
+export const roomIdOf = (i: number) => `00000000-0000-4000-b000-${i.toString(16).padStart(12, "0")}`;
 
-const pgArray = (values: readonly (string | number)[]) =>
-  `array[${values
-    .map((v) => (typeof v === "number" ? v : `'${v}'`))
-    .join(", ")}]`;
-const pick = (values: readonly (string | number)[], index: string) =>
-  sql.raw(`(${pgArray(values)})[1 + (${index}) % ${values.length}]`);
+const pgArray = (values: readonly (string | number)[]) => `array[${values.map((v) => (typeof v === "number" ? v : `'${v}'`)).join(", ")}]`;
+const pick = (values: readonly (string | number)[], index: string) => sql.raw(`(${pgArray(values)})[1 + (${index}) % ${values.length}]`);
 
 const NAME_FIRST = [
   "佐藤",
@@ -92,30 +82,8 @@ const TITLE_FIRST = [
   "声なし",
   "わいわい",
 ];
-const TITLE_SECOND = [
-  "デュオ",
-  "スクワッド",
-  "練習",
-  "対戦",
-  "攻略",
-  "配信",
-  "雑談",
-  "周回",
-  "大会準備",
-  "カスタム",
-  "立ち回り講座",
-  "キャリー",
-];
-const TITLE_THIRD = [
-  "しましょう",
-  "募集",
-  "お手伝いします",
-  "やりませんか",
-  "します",
-  "！",
-  "（初心者OK）",
-  "気軽にどうぞ",
-];
+const TITLE_SECOND = ["デュオ", "スクワッド", "練習", "対戦", "攻略", "配信", "雑談", "周回", "大会準備", "カスタム", "立ち回り講座", "キャリー"];
+const TITLE_THIRD = ["しましょう", "募集", "お手伝いします", "やりませんか", "します", "！", "（初心者OK）", "気軽にどうぞ"];
 const POST_WORDS = [
   "今日は",
   "ランクが上がった",
@@ -144,10 +112,7 @@ const CHAT_WORDS = [
   "少し遅れます",
   "また遊びましょう",
 ];
-const PRICES = [
-  100, 200, 300, 500, 800, 1000, 1500, 2000, 3000, 5000, 8000, 10000, 20000,
-  30000, 50000,
-];
+const PRICES = [100, 200, 300, 500, 800, 1000, 1500, 2000, 3000, 5000, 8000, 10000, 20000, 30000, 50000];
 const MINUTES = [15, 30, 60, 90, 120];
 
 export interface ScaleSizes {
@@ -232,20 +197,9 @@ export interface StepTiming {
  * Generates everything into `db` (migrated, with the games, communities and events of the demo seed, and no users).
  * Answers each step's rows and time, the index builds per table included.
  */
-export async function generateScaleData(
-  db: Database,
-  scale: number,
-  log: (line: string) => void = () => {}
-): Promise<StepTiming[]> {
+export async function generateScaleData(db: Database, scale: number, log: (line: string) => void = () => {}): Promise<StepTiming[]> {
   const sizes = sizesFor(scale);
-  const {
-    users: U,
-    sellers: S,
-    listings: L,
-    bookings: B,
-    rooms: R,
-    heavy: H,
-  } = sizes;
+  const { users: U, sellers: S, listings: L, bookings: B, rooms: R, heavy: H } = sizes;
   const timings: StepTiming[] = [];
   // The secondary indexes of the big tables, dropped while they fill (constraints' own indexes stay: they enforce).
   const { rows: indexes } = await sql<{
@@ -268,14 +222,9 @@ export async function generateScaleData(
         seconds: (performance.now() - started) / 1000,
       };
       timings.push(timing);
-      log(
-        `  ${label}: ${timing.rows.toLocaleString(
-          "en"
-        )} rows, ${timing.seconds.toFixed(1)} s`
-      );
+      log(`  ${label}: ${timing.rows.toLocaleString("en")} rows, ${timing.seconds.toFixed(1)} s`);
     };
-    for (const index of indexes)
-      await sql`drop index ${sql.id(index.name)}`.execute(conn);
+    for (const index of indexes) await sql`drop index ${sql.id(index.name)}`.execute(conn);
     await sql`set session_replication_role = replica`.execute(conn);
     await sql`set synchronous_commit = off`.execute(conn);
     await sql`set maintenance_work_mem = '256MB'`.execute(conn);
@@ -298,24 +247,16 @@ export async function generateScaleData(
     await step(
       "listings",
       sql`insert into listings (id, seller_id, game_id, title, price_per_unit, minutes_per_unit, max_units, status, created_at, updated_at, search_text, search_grams)
-        select ${listingId(
-          "x.i"
-        )}, u.id, g.id, x.title, x.price, x.minutes, 1 + x.i % 8, x.status, x.t, x.t,
+        select ${listingId("x.i")}, u.id, g.id, x.title, x.price, x.minutes, 1 + x.i % 8, x.status, x.t, x.t,
           gm_search_text(concat_ws(' ', x.title, u.display_name, g.name, g.name_kana)),
           gm_bigrams(gm_search_text(concat_ws(' ', x.title, u.display_name, g.name, g.name_kana)))
         from (
           select i, 1 + (i - 1) % ${S} as seller, ga.ids[1 + floor(power(random(), 1.6) * ga.n)::int] as game,
-            ${pick(
-              TITLE_FIRST,
-              "floor(random() * 1000)::int"
-            )} || ' ' || ${pick(
-        TITLE_SECOND,
+            ${pick(TITLE_FIRST, "floor(random() * 1000)::int")} || ' ' || ${pick(TITLE_SECOND, "floor(random() * 1000)::int")} || ${pick(
+        TITLE_THIRD,
         "floor(random() * 1000)::int"
-      )} || ${pick(TITLE_THIRD, "floor(random() * 1000)::int")} as title,
-            ${pick(PRICES, "floor(random() * 1000)::int")} as price, ${pick(
-        MINUTES,
-        "floor(random() * 1000)::int"
-      )} as minutes,
+      )} as title,
+            ${pick(PRICES, "floor(random() * 1000)::int")} as price, ${pick(MINUTES, "floor(random() * 1000)::int")} as minutes,
             case when random() < 0.9 then 'active' when random() < 0.5 then 'paused' else 'archived' end as status,
             now() - random() * interval '180 days' as t
           from generate_series(1, ${L}) as i, (select array_agg(id order by sort_order) as ids, count(*)::int as n from games) as ga
@@ -325,56 +266,31 @@ export async function generateScaleData(
     );
     // Completed bookings on four sellers in five; buyers are the users who sell nothing. Then the heavy seller's own:
     // user 1's first listing, bought by everyone in turn, user 3 most of all; a few still pending with the deadline ahead.
-    const completed = (
-      i: string,
-      listing: RawBuilder<unknown>,
-      buyer: RawBuilder<unknown>,
-      when: string
-    ) => sql`
-      select ${bookingId(
-        i
-      )}, l.id, ${buyer}, l.seller_id, l.title, l.price_per_unit, l.minutes_per_unit, 1, l.price_per_unit, l.minutes_per_unit,
-        ${sql.raw(when)}, 'completed', ${sql.raw(
-      when
-    )} - interval '1 hour', ${sql.raw(when)} - interval '2 hours', ${sql.raw(
-      when
-    )},
-        ${sql.raw(when)} + l.minutes_per_unit * interval '1 minute', ${sql.raw(
-      when
-    )} + l.minutes_per_unit * interval '1 minute', 'buyer',
-        'bench-' || ${sql.raw(i)}, ${sql.raw(
-      when
-    )} - interval '1 day', ${sql.raw(when)}
+    const completed = (i: string, listing: RawBuilder<unknown>, buyer: RawBuilder<unknown>, when: string) => sql`
+      select ${bookingId(i)}, l.id, ${buyer}, l.seller_id, l.title, l.price_per_unit, l.minutes_per_unit, 1, l.price_per_unit, l.minutes_per_unit,
+        ${sql.raw(when)}, 'completed', ${sql.raw(when)} - interval '1 hour', ${sql.raw(when)} - interval '2 hours', ${sql.raw(when)},
+        ${sql.raw(when)} + l.minutes_per_unit * interval '1 minute', ${sql.raw(when)} + l.minutes_per_unit * interval '1 minute', 'buyer',
+        'bench-' || ${sql.raw(i)}, ${sql.raw(when)} - interval '1 day', ${sql.raw(when)}
       from listings l where l.id = ${listing}`;
-    const bookingColumns =
-      sql.raw(`id, listing_id, buyer_id, seller_id, title, price_per_unit, minutes_per_unit, units, total_price, total_minutes,
+    const bookingColumns = sql.raw(`id, listing_id, buyer_id, seller_id, title, price_per_unit, minutes_per_unit, units, total_price, total_minutes,
         desired_start_at, status, accept_deadline_at, accepted_at, started_at, ends_at, completed_at, completed_by, idempotency_key, created_at, updated_at`);
     await step(
       "bookings",
       sql`insert into bookings (${bookingColumns})
         select b.* from generate_series(1, ${B}) as j,
           lateral (select 1 + (j::bigint * 7919) % ${L} as li, now() - (1 + (j * 37) % 170) * interval '1 day' - (j % 1440) * interval '1 minute' as t) as s,
-          lateral (${completed(
-            "j",
-            listingId("s.li"),
-            userId(`${S + 1} + j % ${U - S}`),
-            "s.t"
-          )}) as b
+          lateral (${completed("j", listingId("s.li"), userId(`${S + 1} + j % ${U - S}`), "s.t")}) as b
         where abs(hashint4(((s.li - 1) % ${S})::int)::bigint) % 5 <> 0 and (s.li - 1) % ${S} <> 0`
     );
     await step(
       "bookings of the heavy seller",
       sql`insert into bookings (${bookingColumns})
-        select b.* from generate_series(${B + 1}::int, ${
-        B + H.sellerBookings
-      }::int) as j,
+        select b.* from generate_series(${B + 1}::int, ${B + H.sellerBookings}::int) as j,
           lateral (select now() - (1 + j % 700) * interval '1 day' - (j % 1440) * interval '1 minute' as t) as s,
           lateral (${completed(
             "j",
             listingId("1"),
-            sql`case when j % 4 = 0 then ${userId(
-              String(HEAVY.buyer)
-            )} else ${userId(`${S + 1} + j % ${U - S}`)} end`,
+            sql`case when j % 4 = 0 then ${userId(String(HEAVY.buyer))} else ${userId(`${S + 1} + j % ${U - S}`)} end`,
             "s.t"
           )}) as b`
     );
@@ -382,13 +298,9 @@ export async function generateScaleData(
       "pending bookings (deadline ahead)",
       sql`insert into bookings (id, listing_id, buyer_id, seller_id, title, price_per_unit, minutes_per_unit, units, total_price, total_minutes,
           desired_start_at, status, accept_deadline_at, idempotency_key, created_at, updated_at)
-        select ${bookingId("j")}, l.id, ${userId(
-        `${S + 1} + j % ${U - S}`
-      )}, l.seller_id, l.title, l.price_per_unit, l.minutes_per_unit, 1,
+        select ${bookingId("j")}, l.id, ${userId(`${S + 1} + j % ${U - S}`)}, l.seller_id, l.title, l.price_per_unit, l.minutes_per_unit, 1,
           l.price_per_unit, l.minutes_per_unit, now() + interval '3 days', 'pending', now() + interval '1 day', 'bench-' || j, now(), now()
-        from generate_series(${B + H.sellerBookings + 1}::int, ${
-        B + H.sellerBookings + Math.max(10, Math.round(B / 100))
-      }::int) as j
+        from generate_series(${B + H.sellerBookings + 1}::int, ${B + H.sellerBookings + Math.max(10, Math.round(B / 100))}::int) as j
         join listings l on l.id = ${listingId(`1 + (j * 13) % ${L}`)}
         where l.seller_id <> ${userId(`${S + 1} + j % ${U - S}`)}`
     );
@@ -405,35 +317,24 @@ export async function generateScaleData(
     await step(
       "posts",
       sql`insert into posts (author_id, content, is_public, community_id, created_at)
-        select ${userId(
-          `case when i % 2000 = 0 then 1 else 1 + floor(random() * ${U})::int end`
-        )},
-          ${pick(POST_WORDS, "floor(random() * 1000)::int")} || ' ' || ${pick(
-        POST_WORDS,
-        "floor(random() * 1000)::int"
-      )} || ' #' || i,
+        select ${userId(`case when i % 2000 = 0 then 1 else 1 + floor(random() * ${U})::int end`)},
+          ${pick(POST_WORDS, "floor(random() * 1000)::int")} || ' ' || ${pick(POST_WORDS, "floor(random() * 1000)::int")} || ' #' || i,
           random() >= 0.1,
           case when random() < 0.2 and c.n > 0 then c.ids[1 + floor(random() * c.n)::int] end,
           date_trunc('milliseconds', now() - random() * interval '365 days')
-        from generate_series(1, ${
-          sizes.posts
-        }) as i, (select array_agg(id) as ids, count(*)::int as n from communities) as c`
+        from generate_series(1, ${sizes.posts}) as i, (select array_agg(id) as ids, count(*)::int as n from communities) as c`
     );
     // Rooms: the heavy room (user 2 and nine others), user 2's thousand direct rooms, then direct rooms of pairs
     // (k, k + d) that never repeat.
     await step(
       "chat rooms",
       sql`insert into chat_rooms (id, type, name, direct_key, created_at, last_activity_at)
-        select ${roomId(
-          "i"
-        )}, case when i = ${HEAVY_ROOM} then 'GROUP' else 'DIRECT' end, case when i = ${HEAVY_ROOM} then '常連グループ' end,
+        select ${roomId("i")}, case when i = ${HEAVY_ROOM} then 'GROUP' else 'DIRECT' end, case when i = ${HEAVY_ROOM} then '常連グループ' end,
           case when i = ${HEAVY_ROOM} then null
             else least(p.a::text collate "C", p.b::text collate "C") || ':' || greatest(p.a::text collate "C", p.b::text collate "C") end,
           now() - (1 + i % 400) * interval '1 day', now() - (1 + i % 400) * interval '1 day'
         from generate_series(1, ${R}) as i,
-          lateral (select case when i <= ${1 + H.rooms} then ${userId(
-        String(HEAVY.chatter)
-      )} else ${userId(`1 + (i - 1) % ${U}`)} end as a,
+          lateral (select case when i <= ${1 + H.rooms} then ${userId(String(HEAVY.chatter))} else ${userId(`1 + (i - 1) % ${U}`)} end as a,
             case when i <= ${1 + H.rooms} then ${userId(`3 + i`)} else ${userId(
         `1 + ((i - 1) % ${U} + 1 + (i - 1) / ${U} + 3) % ${U}`
       )} end as b) as p
@@ -442,9 +343,7 @@ export async function generateScaleData(
     await step(
       "chat participants",
       sql`insert into chat_participants (room_id, user_id, joined_at)
-        select r.id, unnest(case when r.type = 'GROUP' then array(select ${userId(
-          "k"
-        )} from generate_series(${HEAVY.chatter}::int, ${
+        select r.id, unnest(case when r.type = 'GROUP' then array(select ${userId("k")} from generate_series(${HEAVY.chatter}::int, ${
         HEAVY.chatter + 9
       }::int) as k)
           else array[split_part(r.direct_key, ':', 1)::uuid, split_part(r.direct_key, ':', 2)::uuid] end), r.created_at
@@ -454,13 +353,9 @@ export async function generateScaleData(
     await step(
       "chat messages",
       sql`insert into chat_messages (room_id, sender_id, content, created_at)
-        select r, s, ${pick(CHAT_WORDS, "j")}, now() - (${
-        sizes.messages + H.roomMessages
-      } - j) * interval '2 seconds'
+        select r, s, ${pick(CHAT_WORDS, "j")}, now() - (${sizes.messages + H.roomMessages} - j) * interval '2 seconds'
         from (
-          select j, case when j <= ${H.roomMessages} then ${roomId(
-        String(HEAVY_ROOM)
-      )} else ${roomId(`2 + (j::bigint * 7919) % ${R - 1}`)} end as r
+          select j, case when j <= ${H.roomMessages} then ${roomId(String(HEAVY_ROOM))} else ${roomId(`2 + (j::bigint * 7919) % ${R - 1}`)} end as r
           from generate_series(1, ${sizes.messages + H.roomMessages}) as j
         ) as m
         cross join lateral (select p.user_id as s from chat_participants p where p.room_id = m.r order by p.user_id offset (m.j % 2) limit 1) as sender`
@@ -478,9 +373,7 @@ export async function generateScaleData(
     await step(
       "notifications",
       sql`insert into notifications (user_id, type, title, body, link, read_at, created_at)
-        select ${userId(
-          `case when i <= ${H.notifications} then ${HEAVY.chatter} else 1 + (i::bigint * 7919) % ${U} end`
-        )}, 'booking_completed',
+        select ${userId(`case when i <= ${H.notifications} then ${HEAVY.chatter} else 1 + (i::bigint * 7919) % ${U} end`)}, 'booking_completed',
           'チケットが完了しました', 'レビューを書きましょう', '/tickets', case when i % 10 = 0 then null else now() end,
           now() - (i % 100000) * interval '5 minutes'
         from generate_series(1, ${sizes.notifications + H.notifications}) as i`
@@ -489,9 +382,7 @@ export async function generateScaleData(
     await step(
       "subscriptions",
       sql`insert into subscriptions (subscriber_id, subscribee_id, expires_at, created_at, updated_at)
-        select ${userId("3 + i")}, ${userId(
-        String(HEAVY.seller)
-      )}, now() + (i % 30 - 5) * interval '1 day', now() - interval '20 days', now()
+        select ${userId("3 + i")}, ${userId(String(HEAVY.seller))}, now() + (i % 30 - 5) * interval '1 day', now() - interval '20 days', now()
         from generate_series(1, ${H.sellerSubscribers}) as i
         union all
         select ${userId(`1 + (${S} + i) % ${U}`)}, ${userId(
@@ -504,9 +395,7 @@ export async function generateScaleData(
     await step(
       "community members",
       sql`insert into community_members (community_id, user_id, joined_at)
-        select c.ids[1 + abs(hashint4(i)) % c.n], ${userId(
-          `1 + i % ${U}`
-        )}, now() - (i % 300) * interval '1 day'
+        select c.ids[1 + abs(hashint4(i)) % c.n], ${userId(`1 + i % ${U}`)}, now() - (i % 300) * interval '1 day'
         from generate_series(0, ${
           sizes.communityMembers - 1
         }) as i, (select array_agg(id order by id) as ids, count(*)::int as n from communities) as c
@@ -532,11 +421,7 @@ export async function generateScaleData(
             "i"
           )} as user_id, 1 as n, 1000 + (i % 10) * 500 as amount, now() - (i % 600) * interval '1 day' as at from generate_series(1, ${U}) as i
           union all
-          select ${userId(
-            "h"
-          )}, 1 + n, 500, now() - n * interval '4 hours' from generate_series(1, 3) as h, generate_series(1, ${
-        H.coinHistory
-      }) as n
+          select ${userId("h")}, 1 + n, 500, now() - n * interval '4 hours' from generate_series(1, 3) as h, generate_series(1, ${H.coinHistory}) as n
         ) as t`
     );
     await step(

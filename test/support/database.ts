@@ -41,17 +41,12 @@ export async function createTestDatabase({
   if (engine === "postgres") {
     if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
     const name = `gm_test_${randomBytes(6).toString("hex")}`;
-    await withAdmin(adminUrl, (client) =>
-      client.query(`CREATE DATABASE ${name}`)
-    );
+    await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     databaseUrl = url.toString();
     handle = await openDatabase({ url: databaseUrl, poolMax: 5 });
-    drop = () =>
-      withAdmin(adminUrl, (client) =>
-        client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      );
+    drop = () => withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   } else {
     handle = await openDatabase({ dataDir: "memory://" });
   }
@@ -67,10 +62,7 @@ export async function createTestDatabase({
   };
 }
 
-async function withAdmin(
-  url: string,
-  run: (client: pg.Client) => Promise<unknown>
-) {
+async function withAdmin(url: string, run: (client: pg.Client) => Promise<unknown>) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

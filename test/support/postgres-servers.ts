@@ -14,11 +14,9 @@ export const PG_BIN = process.env.PG_BIN ?? "/usr/lib/postgresql/15/bin";
 /** Why this machine cannot run servers of a test's own, or undefined when it can. */
 export function ownServersProblem() {
   for (const program of ["initdb", "pg_ctl", "pg_basebackup"]) {
-    if (!fs.existsSync(path.join(PG_BIN, program)))
-      return `${path.join(PG_BIN, program)} is missing`;
+    if (!fs.existsSync(path.join(PG_BIN, program))) return `${path.join(PG_BIN, program)} is missing`;
   }
-  if (process.getuid?.() === 0 && !postgresUser())
-    return "running as root and there is no postgres user to run the servers as";
+  if (process.getuid?.() === 0 && !postgresUser()) return "running as root and there is no postgres user to run the servers as";
   return undefined;
 }
 
@@ -41,9 +39,7 @@ async function pgTool(program: string, args: string[]) {
   const file = path.join(PG_BIN, program);
   const user = process.getuid?.() === 0 ? postgresUser() : undefined;
   // runuser (util-linux) rather than the uid option: the tools read their user's environment, not root's.
-  const [command, commandArgs] = user
-    ? ["runuser", ["-u", "postgres", "--", file, ...args]]
-    : [file, args];
+  const [command, commandArgs] = user ? ["runuser", ["-u", "postgres", "--", file, ...args]] : [file, args];
   try {
     return await run(command, commandArgs, {
       cwd: os.tmpdir(),
@@ -51,9 +47,7 @@ async function pgTool(program: string, args: string[]) {
     });
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    throw new Error(
-      `${program} ${args.join(" ")} failed:\n${stdout ?? ""}${stderr ?? ""}`
-    );
+    throw new Error(`${program} ${args.join(" ")} failed:\n${stdout ?? ""}${stderr ?? ""}`);
   }
 }
 
@@ -101,37 +95,14 @@ export async function startPrimaryAndReplica(): Promise<PrimaryAndReplica> {
     ].join("\n");
   const started: string[] = [];
   const start = async (dataDir: string) => {
-    await pgTool("pg_ctl", [
-      "-D",
-      dataDir,
-      "-l",
-      path.join(dir, `${path.basename(dataDir)}.log`),
-      "-w",
-      "-t",
-      "60",
-      "start",
-    ]);
+    await pgTool("pg_ctl", ["-D", dataDir, "-l", path.join(dir, `${path.basename(dataDir)}.log`), "-w", "-t", "60", "start"]);
     if (!started.includes(dataDir)) started.push(dataDir);
   };
-  const stop = (dataDir: string) =>
-    pgTool("pg_ctl", ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
+  const stop = (dataDir: string) => pgTool("pg_ctl", ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
 
   try {
-    await pgTool("initdb", [
-      "-D",
-      primaryDir,
-      "-U",
-      "postgres",
-      "--auth=trust",
-      "--no-sync",
-      "-E",
-      "UTF8",
-      "--locale=C.UTF-8",
-    ]);
-    fs.appendFileSync(
-      path.join(primaryDir, "postgresql.conf"),
-      settings(primaryPort)
-    );
+    await pgTool("initdb", ["-D", primaryDir, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C.UTF-8"]);
+    fs.appendFileSync(path.join(primaryDir, "postgresql.conf"), settings(primaryPort));
     await start(primaryDir);
     await pgTool("pg_basebackup", [
       "-h",
@@ -148,10 +119,7 @@ export async function startPrimaryAndReplica(): Promise<PrimaryAndReplica> {
       "--no-sync",
     ]);
     // The copy carries the primary's settings; the later line wins.
-    fs.appendFileSync(
-      path.join(replicaDir, "postgresql.conf"),
-      `port = ${replicaPort}\n`
-    );
+    fs.appendFileSync(path.join(replicaDir, "postgresql.conf"), `port = ${replicaPort}\n`);
     await start(replicaDir);
   } catch (error) {
     for (const dataDir of started) await stop(dataDir).catch(() => {});
@@ -161,10 +129,7 @@ export async function startPrimaryAndReplica(): Promise<PrimaryAndReplica> {
 
   const primaryUrl = `postgres://postgres@127.0.0.1:${primaryPort}/postgres`;
   const replicaUrl = `postgres://postgres@127.0.0.1:${replicaPort}/postgres`;
-  const query = async <T extends pg.QueryResultRow>(
-    url: string,
-    text: string
-  ) => {
+  const query = async <T extends pg.QueryResultRow>(url: string, text: string) => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
@@ -176,26 +141,17 @@ export async function startPrimaryAndReplica(): Promise<PrimaryAndReplica> {
   return {
     primaryUrl,
     replicaUrl,
-    pauseReplay: async () =>
-      void (await query(replicaUrl, "select pg_wal_replay_pause()")),
-    resumeReplay: async () =>
-      void (await query(replicaUrl, "select pg_wal_replay_resume()")),
+    pauseReplay: async () => void (await query(replicaUrl, "select pg_wal_replay_pause()")),
+    resumeReplay: async () => void (await query(replicaUrl, "select pg_wal_replay_resume()")),
     async caughtUp() {
-      const [{ lsn }] = await query<{ lsn: string }>(
-        primaryUrl,
-        "select pg_current_wal_lsn()::text as lsn"
-      );
-      const [{ behind }] = await query<{ behind: boolean }>(
-        replicaUrl,
-        `select pg_last_wal_replay_lsn() < '${lsn}'::pg_lsn as behind`
-      );
+      const [{ lsn }] = await query<{ lsn: string }>(primaryUrl, "select pg_current_wal_lsn()::text as lsn");
+      const [{ behind }] = await query<{ behind: boolean }>(replicaUrl, `select pg_last_wal_replay_lsn() < '${lsn}'::pg_lsn as behind`);
       return !behind;
     },
     stopReplica: () => stop(replicaDir).then(() => undefined),
     startReplica: () => start(replicaDir),
     async close() {
-      for (const dataDir of [replicaDir, primaryDir])
-        await stop(dataDir).catch(() => {});
+      for (const dataDir of [replicaDir, primaryDir]) await stop(dataDir).catch(() => {});
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

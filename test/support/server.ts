@@ -31,46 +31,29 @@ export async function startTestServer({
   databaseAdminUrl,
   readReplicaUrl,
 }: {
-  /** A streaming replica of databaseAdminUrl's server: the test database's name is put on it as DATABASE_READ_URL. */
-  readReplicaUrl?: string;
   seed?: boolean;
   /** A PostgreSQL server of the test's own to make the database on (TEST_DATABASE_URL's, or PGlite, otherwise). */
   databaseAdminUrl?: string;
+  /** A streaming replica of that server: the test database's name is put on it as DATABASE_READ_URL. */
+  readReplicaUrl?: string;
   env?: Record<string, string>;
   /** The server's clock (the sweeper, one-time links); tests move it. */
   clock?: () => Date;
 } = {}): Promise<TestServer> {
-  if (!fs.existsSync(buildPath))
-    throw new Error(
-      "No build found: run `npm run build` before the integration tests"
-    );
+  if (!fs.existsSync(buildPath)) throw new Error("No build found: run `npm run build` before the integration tests");
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-test-"));
-  let config = loadConfig({
-    NODE_ENV: "test",
-    DATA_DIR: dataDir,
-    SEED: seed ? "demo" : "none",
-    ...env,
-  });
+  let config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, SEED: seed ? "demo" : "none", ...env });
   const database = await createTestDatabase({
     seed,
     demoAccounts: seed,
     storage: createImageStorage(config),
-    ...(databaseAdminUrl
-      ? { engine: "postgres" as const, adminUrl: databaseAdminUrl }
-      : {}),
+    ...(databaseAdminUrl ? { engine: "postgres" as const, adminUrl: databaseAdminUrl } : {}),
   });
   if (readReplicaUrl) {
     const replica = new URL(readReplicaUrl);
     replica.pathname = new URL(database.url!).pathname;
-    config = loadConfig({
-      NODE_ENV: "test",
-      DATA_DIR: dataDir,
-      SEED: seed ? "demo" : "none",
-      ...env,
-      DATABASE_URL: database.url!,
-      DATABASE_READ_URL: replica.toString(),
-    });
+    config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, SEED: seed ? "demo" : "none", ...env, DATABASE_URL: database.url!, DATABASE_READ_URL: replica.toString() });
   }
   const server = await createAppServer({
     config,
@@ -87,8 +70,7 @@ export async function startTestServer({
     database,
     server,
     config,
-    request: (pathname, init) =>
-      fetch(new URL(pathname, url), { redirect: "manual", ...init }),
+    request: (pathname, init) => fetch(new URL(pathname, url), { redirect: "manual", ...init }),
     async close() {
       await server.close();
       await database.dispose();

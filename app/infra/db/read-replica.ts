@@ -52,16 +52,7 @@ const lsnValue = (lsn: string) => {
   return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
 };
 
-const CONNECTION_ERROR_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "EPIPE",
-  "ETIMEDOUT",
-  "EHOSTUNREACH",
-  "57P01",
-  "57P02",
-  "57P03",
-]);
+const CONNECTION_ERROR_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "57P01", "57P02", "57P03"]);
 /** The replica is not there (refused, cut off, shutting down): stop sending reads to it until the monitor sees it again. */
 const isConnectionError = (error: unknown) => {
   const { code, message } = (error ?? {}) as {
@@ -69,16 +60,12 @@ const isConnectionError = (error: unknown) => {
     message?: string;
   };
   return (
-    (code !== undefined &&
-      (CONNECTION_ERROR_CODES.has(code) || code.startsWith("08"))) ||
-    /Connection terminated|timeout exceeded when trying to connect/i.test(
-      message ?? ""
-    )
+    (code !== undefined && (CONNECTION_ERROR_CODES.has(code) || code.startsWith("08"))) ||
+    /Connection terminated|timeout exceeded when trying to connect/i.test(message ?? "")
   );
 };
 /** Worth running again on the primary: the replica is not there, or it cancelled the read for a conflict with recovery. */
-const isRetryable = (error: unknown) =>
-  isConnectionError(error) || (error as { code?: string })?.code === "40001";
+const isRetryable = (error: unknown) => isConnectionError(error) || (error as { code?: string })?.code === "40001";
 
 export async function openReadReplica({
   url,
@@ -95,11 +82,7 @@ export async function openReadReplica({
   let up = false;
   let freshAsOf: number | undefined;
   const markDown = (error: unknown) => {
-    if (up)
-      log.warn(
-        { event: "read-replica", error: (error as Error)?.message },
-        "read replica: unreachable, reads go to the primary"
-      );
+    if (up) log.warn({ event: "read-replica", error: (error as Error)?.message }, "read replica: unreachable, reads go to the primary");
     up = false;
   };
   // An idle connection cut off (the replica stopped or restarted) must not crash the process: reads go to the
@@ -124,33 +107,18 @@ export async function openReadReplica({
       if (pending.length > READ_REPLICA.pendingMax) pending.shift();
       let replayed: bigint | undefined;
       try {
-        const result = await pool.query<{ lsn: string | null }>(
-          "select pg_last_wal_replay_lsn()::text as lsn"
-        );
+        const result = await pool.query<{ lsn: string | null }>("select pg_last_wal_replay_lsn()::text as lsn");
         // Not in recovery (a primary named as the replica): it is as fresh as itself.
-        replayed = result.rows[0]?.lsn
-          ? lsnValue(result.rows[0].lsn)
-          : undefined;
-        if (!up)
-          log.info(
-            { event: "read-replica" },
-            "read replica: answering, public reads go to it"
-          );
+        replayed = result.rows[0]?.lsn ? lsnValue(result.rows[0].lsn) : undefined;
+        if (!up) log.info({ event: "read-replica" }, "read replica: answering, public reads go to it");
         up = true;
       } catch (error) {
         markDown(error);
         return;
       }
-      while (
-        pending.length &&
-        (replayed === undefined || pending[0]!.lsn <= replayed)
-      )
-        freshAsOf = pending.shift()!.at;
+      while (pending.length && (replayed === undefined || pending[0]!.lsn <= replayed)) freshAsOf = pending.shift()!.at;
     } catch (error) {
-      log.warn(
-        { err: error, event: "read-replica" },
-        "read replica: could not read the primary's WAL position"
-      );
+      log.warn({ err: error, event: "read-replica" }, "read replica: could not read the primary's WAL position");
     } finally {
       polling = false;
     }
@@ -162,8 +130,7 @@ export async function openReadReplica({
   return {
     db,
     readerFor(lastWriteAt) {
-      if (!up || freshAsOf === undefined || Date.now() - freshAsOf > maxLagMs)
-        return primary;
+      if (!up || freshAsOf === undefined || Date.now() - freshAsOf > maxLagMs) return primary;
       if (lastWriteAt !== undefined && freshAsOf < lastWriteAt) return primary;
       return db;
     },
@@ -176,17 +143,12 @@ export async function openReadReplica({
 }
 
 /** PostgreSQL's dialect on the replica's pool, with the primary behind every query (reads only: no transactions). */
-function replicaDialect(
-  pool: pg.Pool,
-  primary: Database,
-  router: { up(): boolean; failed(error: unknown): void }
-): Dialect {
+function replicaDialect(pool: pg.Pool, primary: Database, router: { up(): boolean; failed(error: unknown): void }): Dialect {
   return {
     createAdapter: () => new PostgresAdapter(),
     createIntrospector: (db) => new PostgresIntrospector(db),
     createQueryCompiler: () => new PostgresQueryCompiler(),
-    createDriver: () =>
-      new ReplicaDriver(new PostgresDriver({ pool }), primary, router),
+    createDriver: () => new ReplicaDriver(new PostgresDriver({ pool }), primary, router),
   };
 }
 
@@ -204,11 +166,7 @@ class ReplicaDriver implements Driver {
   async acquireConnection(): Promise<DatabaseConnection> {
     if (this.router.up()) {
       try {
-        return new ReplicaConnection(
-          await this.replica.acquireConnection(),
-          this.primary,
-          this.router
-        );
+        return new ReplicaConnection(await this.replica.acquireConnection(), this.primary, this.router);
       } catch (error) {
         this.router.failed(error);
       }
@@ -218,15 +176,11 @@ class ReplicaDriver implements Driver {
 
   async releaseConnection(connection: DatabaseConnection) {
     if (connection instanceof ReplicaConnection)
-      await this.replica.releaseConnection(
-        connection.inner as Parameters<PostgresDriver["releaseConnection"]>[0]
-      );
+      await this.replica.releaseConnection(connection.inner as Parameters<PostgresDriver["releaseConnection"]>[0]);
   }
 
   beginTransaction(): Promise<void> {
-    throw new Error(
-      "the read replica runs no transactions: writes and transactions go to the primary (context.db)"
-    );
+    throw new Error("the read replica runs no transactions: writes and transactions go to the primary (context.db)");
   }
   commitTransaction(): Promise<void> {
     throw new Error("the read replica runs no transactions");
@@ -241,11 +195,7 @@ class ReplicaDriver implements Driver {
 }
 
 class ReplicaConnection implements DatabaseConnection {
-  constructor(
-    readonly inner: DatabaseConnection,
-    private readonly primary: Database,
-    private readonly router: { failed(error: unknown): void }
-  ) {}
+  constructor(readonly inner: DatabaseConnection, private readonly primary: Database, private readonly router: { failed(error: unknown): void }) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     try {
@@ -272,8 +222,6 @@ class PrimaryConnection implements DatabaseConnection {
 
   // eslint-disable-next-line require-yield
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
-    throw new Error(
-      "the read replica is down: stream from the primary (context.db)"
-    );
+    throw new Error("the read replica is down: stream from the primary (context.db)");
   }
 }
