@@ -141,7 +141,16 @@ export async function startPrimaryAndReplica(): Promise<PrimaryAndReplica> {
   return {
     primaryUrl,
     replicaUrl,
-    pauseReplay: async () => void (await query(replicaUrl, "select pg_wal_replay_pause()")),
+    // A pause is requested, then takes effect at the next record: wait until it has, or a write right after it may
+    // still be replayed.
+    async pauseReplay() {
+      await query(replicaUrl, "select pg_wal_replay_pause()");
+      const deadline = Date.now() + 10_000;
+      while ((await query<{ state: string }>(replicaUrl, "select pg_get_wal_replay_pause_state() as state"))[0]!.state !== "paused") {
+        if (Date.now() > deadline) throw new Error("the replica's replay did not pause within 10 s");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
     resumeReplay: async () => void (await query(replicaUrl, "select pg_wal_replay_resume()")),
     async caughtUp() {
       const [{ lsn }] = await query<{ lsn: string }>(primaryUrl, "select pg_current_wal_lsn()::text as lsn");
