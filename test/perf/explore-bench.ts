@@ -9,7 +9,6 @@
 // Whatever misses its goal gets its SQL's EXPLAIN (ANALYZE, BUFFERS) printed. SCALE=0.1 for a quick run.
 // KEEP=1 keeps the database; REUSE=<its name> (same SCALE) measures it again without generating (after a new migration).
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -26,7 +25,7 @@ import { searchListings } from "../../app/models/listings.server";
 import { listPosts } from "../../app/models/posts.server";
 import { migrateToLatest } from "../../server/db/migrate";
 import { seedDemoData } from "../../server/db/seed";
-import { admin, adminUrl, databaseUrl } from "./bench-database";
+import { adminUrl, scratchDatabase } from "./bench-database";
 
 const SCALE = Number(process.env.SCALE ?? 1);
 if (!(SCALE > 0 && SCALE <= 10)) throw new Error("SCALE must be a number in (0, 10]");
@@ -36,7 +35,6 @@ const WARM_UP = 10;
 const CASE_SECONDS_MAX = 30;
 const SEARCH_GOAL_MS = 50;
 const HOME_GOAL_MS = 100;
-const KEEP = process.env.KEEP === "1";
 
 const count = (n: number) => Math.max(10, Math.round(n * SCALE));
 const USERS = count(100_000);
@@ -46,36 +44,19 @@ const BOOKINGS = count(150_000);
 const POSTS = count(1_000_000);
 const BLOCKS = count(2_000);
 
-// REUSE=<name>: measure a database a KEEP=1 run left (migrated to the latest first, not generated again, not dropped).
-const REUSE = process.env.REUSE;
-const dbName = REUSE ?? `gm_bench_explore_${randomBytes(4).toString("hex")}`;
-if (!/^[a-z0-9_]+$/.test(dbName)) throw new Error("REUSE must be a database name");
-const benchUrl = databaseUrl(dbName);
-
 let database: DatabaseHandle | undefined;
 let capturePool: pg.Pool | undefined;
 let server: ChildProcess | undefined;
 let heartbeat: NodeJS.Timeout | undefined;
-let created = false;
-let cleaning: Promise<void> | undefined;
-function cleanUp() {
-  cleaning ??= (async () => {
-    clearInterval(heartbeat);
-    server?.kill("SIGTERM");
-    await database?.close().catch(() => {});
-    await capturePool?.end().catch(() => {});
-    if (!created) return;
-    if (KEEP || REUSE) console.log(`KEEP=1: the database ${dbName} stays (${benchUrl})`);
-    else await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch((error) => console.error(`could not drop ${dbName}: ${error.message}`));
-  })();
-  return cleaning;
-}
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: cleaning up…`);
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
+// REUSE=<name>: measure a database a KEEP=1 run left (migrated to the latest first, not generated again, not dropped).
+const scratch = scratchDatabase("explore", async () => {
+  clearInterval(heartbeat);
+  server?.kill("SIGTERM");
+  await database?.close().catch(() => {});
+  await capturePool?.end().catch(() => {});
+});
+const { name: dbName, url: benchUrl } = scratch;
+const REUSE = scratch.reused;
 
 const loadAverage = () => os.loadavg().map((value) => value.toFixed(2)).join(", ");
 /** Nearest rank. */
@@ -332,8 +313,7 @@ async function signIn(db: Database, base: string, uid: string) {
 let ok = false;
 try {
   console.log(`bench:explore on ${new URL(adminUrl).host}, ${os.cpus().length} cores, load average ${loadAverage()}, SCALE=${SCALE}`);
-  if (!REUSE) await admin(`CREATE DATABASE ${dbName}`);
-  created = true;
+  await scratch.create();
   database = await openDatabase({ url: benchUrl, poolMax: 10 });
   const { db } = database;
   const { applied } = await migrateToLatest(db);
@@ -413,8 +393,8 @@ try {
   }
   ok = results.every((r) => r.p99 < r.goal);
 } catch (error) {
-  if (!cleaning) console.error(error);
+  if (!scratch.cleaning()) console.error(error);
 } finally {
-  await cleanUp();
+  await scratch.cleanUp();
 }
 process.exit(ok ? 0 : 1);

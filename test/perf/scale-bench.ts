@@ -8,7 +8,7 @@
 // p99 < 100 ms, API read p99 < 50 ms, write p99 < 100 ms, a sweeper pass < 1 s, the server's peak RSS < 512 MB.
 // BOUND_FACTOR multiplies every time target (the test at SCALE=0.1 runs with a looser bound). Exit 1 when one is missed.
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -24,43 +24,24 @@ import { subscriptionReminderJob } from "../../app/models/subscriptions.server";
 import { migrateToLatest } from "../../server/db/migrate";
 import { seedDemoData } from "../../server/db/seed";
 import { firstLoadPages } from "../support/first-load.mjs";
-import { admin, adminUrl, databaseUrl } from "./bench-database";
+import { adminUrl, scratchDatabase } from "./bench-database";
 import { generateScaleData, HEAVY, HEAVY_ROOM, listingIdOf, roomIdOf, sizesFor, userIdOf, type StepTiming } from "./scale-data";
 
 const SCALE = Number(process.env.SCALE ?? 1);
 if (!(SCALE > 0 && SCALE <= 10)) throw new Error("SCALE must be a number in (0, 10]");
 const RUNS = Number(process.env.RUNS ?? (SCALE < 1 ? 10 : 30));
 const WARM_UP = 3;
-const KEEP = process.env.KEEP === "1";
-const REUSE = process.env.REUSE;
 const BOUND_FACTOR = Number(process.env.BOUND_FACTOR ?? 1);
 const GOALS = { page: 100, api: 50, write: 100, sweepMs: 1000, rssMb: 512 };
 const goal = (ms: number) => ms * BOUND_FACTOR;
 
-const dbName = REUSE ?? `gm_bench_scale_${randomBytes(4).toString("hex")}`;
-if (!/^[a-z0-9_]+$/.test(dbName)) throw new Error("REUSE must be a database name");
-const benchUrl = databaseUrl(dbName);
-
 let database: DatabaseHandle | undefined;
 let server: ChildProcess | undefined;
-let created = false;
-let cleaning: Promise<void> | undefined;
-function cleanUp() {
-  cleaning ??= (async () => {
-    server?.kill("SIGTERM");
-    await database?.close().catch(() => {});
-    if (!created) return;
-    if (KEEP || REUSE) console.log(`KEEP=1: the database ${dbName} stays (${benchUrl})`);
-    else await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch((error) => console.error(`could not drop ${dbName}: ${error.message}`));
-  })();
-  return cleaning;
-}
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: cleaning up…`);
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
+const scratch = scratchDatabase("scale", async () => {
+  server?.kill("SIGTERM");
+  await database?.close().catch(() => {});
+});
+const { name: dbName, url: benchUrl } = scratch;
 
 const loadAverage = () =>
   os
@@ -210,14 +191,13 @@ try {
   console.log(
     `bench:scale on ${new URL(adminUrl).host}, ${os.cpus().length} cores, load average ${loadAverage()}, SCALE=${SCALE}, ${RUNS} runs per case`
   );
-  if (!REUSE) await admin(`CREATE DATABASE ${dbName}`);
-  created = true;
+  await scratch.create();
   database = await openDatabase({ url: benchUrl, poolMax: 4 });
   const { db } = database;
   const { applied } = await migrateToLatest(db);
   let timings: StepTiming[] = [];
   let generationSeconds = 0;
-  if (REUSE) {
+  if (scratch.reused) {
     console.log(`reusing ${dbName}`);
     if (applied.length > 0) await sql`analyze`.execute(db);
   } else {
@@ -435,8 +415,8 @@ try {
   );
   ok = missed.length === 0 && peakRssMb < GOALS.rssMb;
 } catch (error) {
-  if (!cleaning) console.error(error);
+  if (!scratch.cleaning()) console.error(error);
 } finally {
-  await cleanUp();
+  await scratch.cleanUp();
 }
 process.exit(ok ? 0 : 1);
