@@ -168,8 +168,8 @@ export async function listRooms({
 }
 
 /** Messages (aliased `m`) from people the reader blocked are not theirs to see. */
-const notFromBlocked = (readerId: string) =>
-  sql<boolean>`not exists (select 1 from user_blocks b where b.blocker_id = ${readerId} and b.blocked_id = m.sender_id)`;
+const notFromBlocked = (readerId: string, alias = "m") =>
+  sql<boolean>`not exists (select 1 from user_blocks b where b.blocker_id = ${readerId} and b.blocked_id = ${sql.ref(`${alias}.sender_id`)})`;
 
 export async function getRoom({ db, userId, roomId }: { db: Database; userId: string; roomId: string }) {
   if (!(await isParticipant(db, roomId, userId))) throw new ChatError(404, "room_not_found");
@@ -187,10 +187,6 @@ export async function getRoom({ db, userId, roomId }: { db: Database; userId: st
   };
 }
 
-/**
- * A page of a room's messages (SPEC §7): the 30 before the `before` cursor (the id of the oldest
- * message already held), in chronological order, and whether older ones exist.
- */
 /**
  * The ids of a room's newest messages the reader may see (below `before`), newest first, `limit` of each kind: those
  * nobody hid (from nobody the reader blocked, unless `blocked` is "included"), and the reader's own hidden ones. Each
@@ -211,8 +207,7 @@ function newestVisibleIds({
   blocked?: "excluded" | "included";
 }) {
   const below = (alias: string) => (before === undefined ? sql`` : sql`and ${sql.ref(`${alias}.id`)} < ${before}`);
-  const notBlocked =
-    blocked === "excluded" ? sql`and not exists (select 1 from user_blocks b where b.blocker_id = ${readerId} and b.blocked_id = v.sender_id)` : sql``;
+  const notBlocked = blocked === "excluded" ? sql`and ${notFromBlocked(readerId, "v")}` : sql``;
   return sql<number>`(
     (select v.id from chat_messages v where v.room_id = ${roomId} and v.hidden_at is null ${below("v")} ${notBlocked} order by v.id desc limit ${limit})
     union all
@@ -221,6 +216,10 @@ function newestVisibleIds({
   )`;
 }
 
+/**
+ * A page of a room's messages (SPEC §7): the 30 before the `before` cursor (the id of the oldest
+ * message already held), in chronological order, and whether older ones exist.
+ */
 export async function listMessages({ db, userId, roomId, before }: { db: Database; userId: string; roomId: string; before?: number }) {
   if (!(await isParticipant(db, roomId, userId))) throw new ChatError(404, "room_not_found");
   const rows = await messagesQuery(db)

@@ -241,7 +241,7 @@ export async function searchListings({
   // Online now: a condition on the seller, unless the rows come from onlineListings, which holds only theirs. Said
   // again there, it let the planner, which cannot know how many are online (their last_seen_at is newer than any
   // statistics), join the sellers through the presence index once per listing: 378,000 rows for 475 (issue 37).
-  const whereOnline = <Q extends Matching>(query: Q, source?: ListingsSource) => (source === onlineListings ? query : (query.where(online) as Q));
+  const sellerOnline = (source?: ListingsSource) => (source === onlineListings ? sql<SqlBool>`true` : online);
   // The filters, on the table or on a keyword search's prefix of it (see `page`).
   const matchingFrom = (source?: ListingsSource) => {
     let matching = listingsQuery(db, viewerId, source).where("l.status", "=", "active").where("l.hidden_at", "is", null);
@@ -268,7 +268,7 @@ export async function searchListings({
         .where(sql<SqlBool>`l.search_grams @> gm_bigrams(gm_search_text(${word}))`)
         .where(sql<SqlBool>`l.search_text like '%' || replace(replace(replace(gm_search_text(${word}), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`);
     }
-    if (filters.online && source !== onlineListings) matching = matching.where(online);
+    if (filters.online) matching = matching.where(sellerOnline(source));
     return matching;
   };
   type Matching = ReturnType<typeof matchingFrom>;
@@ -306,12 +306,12 @@ export async function searchListings({
       offset === 0
         ? { n: 0 }
         : await db
-            .selectFrom(onlineOnly((source) => whereOnline(matchingFrom(source), source)).clearSelect().select(sql`1`.as("one")).as("m"))
+            .selectFrom(onlineOnly((source) => matchingFrom(source).where(sellerOnline(source))).clearSelect().select(sql`1`.as("one")).as("m"))
             .select((eb) => eb.fn.countAll<string>().as("n"))
             .executeTakeFirstOrThrow();
     const onlineCount = Number(n);
     // Those online are few (the presence index finds them; with keywords, through onlineListings): no prefix needed.
-    const first = (await onlineOnly((source) => byRating(whereOnline(matchingFrom(source), source))).offset(offset).limit(pageSize + 1).execute()).map(toListing);
+    const first = (await onlineOnly((source) => byRating(matchingFrom(source).where(sellerOnline(source)))).offset(offset).limit(pageSize + 1).execute()).map(toListing);
     const rest = await page(
       (source) => byRating(matchingFrom(source).where(sql<SqlBool>`not ${online}`)),
       Math.max(0, offset - onlineCount),

@@ -25,6 +25,7 @@ import { searchListings } from "../../app/models/listings.server";
 import { listPosts } from "../../app/models/posts.server";
 import { migrateToLatest } from "../../server/db/migrate";
 import { seedDemoData } from "../../server/db/seed";
+import { bookingId, listingId, MINUTES, NAME_FIRST, NAME_SECOND, pick, POST_WORDS, PRICES, TITLE_FIRST, TITLE_SECOND, TITLE_THIRD, userId, userIdOf } from "./bench-data";
 import { adminUrl, scratchDatabase } from "./bench-database";
 
 const SCALE = Number(process.env.SCALE ?? 1);
@@ -62,24 +63,6 @@ const loadAverage = () => os.loadavg().map((value) => value.toFixed(2)).join(", 
 /** Nearest rank. */
 const percentile = (sorted: number[], p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 const ms = (value: number) => value.toFixed(1);
-const pgArray = (values: readonly (string | number)[]) => `array[${values.map((v) => (typeof v === "number" ? v : `'${v}'`)).join(", ")}]`;
-
-// Deterministic ids, so one statement can point at rows another made: user i, listing i, booking i.
-const idOf = (kind: string, i: string) => sql.raw(`('00000000-0000-4000-${kind}-' || lpad(to_hex(${i}), 12, '0'))::uuid`);
-const userId = (i: string) => idOf("8000", i);
-const listingId = (i: string) => idOf("9000", i);
-const bookingId = (i: string) => idOf("a000", i);
-const userIdOf = (i: number) => `00000000-0000-4000-8000-${i.toString(16).padStart(12, "0")}`;
-
-// Words the data is made of, and what the searches look for in it.
-const NAME_FIRST = ["佐藤", "鈴木", "高橋", "田中", "伊藤", "渡辺", "山本", "中村", "小林", "加藤", "さくら", "ひなた", "ミナト", "ソラ", "レン", "Shadow", "neko", "Ace", "ゲーマー", "夜更かし"];
-const NAME_SECOND = ["太郎", "ゆうき", "あおい", "はると", "カイト", "ユウ", "ハル", "翔", "蓮", "陽菜", "Pro", "gamer", "_jp", "ちゃん", "さん", "丸", "マスター", "キング", "侍", "忍者", "くん", "ぴよ", "猫", "犬"];
-const TITLE_FIRST = ["初心者歓迎", "まったり", "ガチ", "一緒に", "コーチング", "ランク上げ", "エンジョイ", "深夜", "朝活", "女性歓迎", "声なし", "わいわい"];
-const TITLE_SECOND = ["デュオ", "スクワッド", "練習", "対戦", "攻略", "配信", "雑談", "周回", "大会準備", "カスタム", "立ち回り講座", "キャリー"];
-const TITLE_THIRD = ["しましょう", "募集", "お手伝いします", "やりませんか", "します", "！", "（初心者OK）", "気軽にどうぞ"];
-const POST_WORDS = ["今日は", "ランクが上がった", "新しいキャラ", "練習中", "誰か一緒に", "深夜に", "まったり", "勝てない…", "大会お疲れさまでした", "GG", "配信します", "フレンド募集", "攻略メモ", "ありがとうございました"];
-const PRICES = [100, 200, 300, 500, 800, 1000, 1500, 2000, 3000, 5000, 8000, 10000, 20000, 30000, 50000];
-const MINUTES = [15, 30, 60, 90, 120];
 
 async function generate(db: Database) {
   const step = async (label: string, statement: { execute(db: Database): Promise<unknown> }) => {
@@ -87,7 +70,6 @@ async function generate(db: Database) {
     await statement.execute(db);
     console.log(`  ${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   };
-  const pick = (values: readonly (string | number)[], index: string) => sql.raw(`(${pgArray(values)})[1 + (${index}) % ${values.length}]`);
 
   // ~1% online now (presence's own two columns); everyone else was seen days ago.
   await step(

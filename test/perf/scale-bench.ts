@@ -25,7 +25,8 @@ import { migrateToLatest } from "../../server/db/migrate";
 import { seedDemoData } from "../../server/db/seed";
 import { firstLoadPages } from "../support/first-load.mjs";
 import { adminUrl, scratchDatabase } from "./bench-database";
-import { generateScaleData, HEAVY, HEAVY_ROOM, listingIdOf, roomIdOf, sizesFor, userIdOf, type StepTiming } from "./scale-data";
+import { listingIdOf, roomIdOf, userIdOf } from "./bench-data";
+import { generateScaleData, HEAVY, HEAVY_ROOM, sizesFor, type StepTiming } from "./scale-data";
 
 const SCALE = Number(process.env.SCALE ?? 1);
 if (!(SCALE > 0 && SCALE <= 10)) throw new Error("SCALE must be a number in (0, 10]");

@@ -6,116 +6,24 @@
 // from SCALE=1 and scaled down below it.
 import { sql, type RawBuilder } from "kysely";
 import type { Database } from "../../app/infra/db";
+import {
+  bookingId,
+  CHAT_WORDS,
+  listingId,
+  MINUTES,
+  NAME_FIRST,
+  NAME_SECOND,
+  pick,
+  POST_WORDS,
+  PRICES,
+  roomId,
+  TITLE_FIRST,
+  TITLE_SECOND,
+  TITLE_THIRD,
+  userId,
+} from "./bench-data";
 
-/** Deterministic ids, so one statement can point at rows another made: user i, listing i, booking i, room i. */
-const idOf = (kind: string, i: string) => sql.raw(`('00000000-0000-4000-${kind}-' || lpad(to_hex(${i}), 12, '0'))::uuid`);
-export const userId = (i: string) => idOf("8000", i);
-const listingId = (i: string) => idOf("9000", i);
-const bookingId = (i: string) => idOf("a000", i);
-const roomId = (i: string) => idOf("b000", i);
-export const userIdOf = (i: number) => `00000000-0000-4000-8000-${i.toString(16).padStart(12, "0")}`;
-export const listingIdOf = (i: number) => `00000000-0000-4000-9000-${i.toString(16).padStart(12, "0")}`;
-export const roomIdOf = (i: number) => `00000000-0000-4000-b000-${i.toString(16).padStart(12, "0")}`;
-
-const pgArray = (values: readonly (string | number)[]) => `array[${values.map((v) => (typeof v === "number" ? v : `'${v}'`)).join(", ")}]`;
-const pick = (values: readonly (string | number)[], index: string) => sql.raw(`(${pgArray(values)})[1 + (${index}) % ${values.length}]`);
-
-const NAME_FIRST = [
-  "佐藤",
-  "鈴木",
-  "高橋",
-  "田中",
-  "伊藤",
-  "渡辺",
-  "山本",
-  "中村",
-  "小林",
-  "加藤",
-  "さくら",
-  "ひなた",
-  "ミナト",
-  "ソラ",
-  "レン",
-  "Shadow",
-  "neko",
-  "Ace",
-  "ゲーマー",
-  "夜更かし",
-];
-const NAME_SECOND = [
-  "太郎",
-  "ゆうき",
-  "あおい",
-  "はると",
-  "カイト",
-  "ユウ",
-  "ハル",
-  "翔",
-  "蓮",
-  "陽菜",
-  "Pro",
-  "gamer",
-  "_jp",
-  "ちゃん",
-  "さん",
-  "丸",
-  "マスター",
-  "キング",
-  "侍",
-  "忍者",
-  "くん",
-  "ぴよ",
-  "猫",
-  "犬",
-];
-const TITLE_FIRST = [
-  "初心者歓迎",
-  "まったり",
-  "ガチ",
-  "一緒に",
-  "コーチング",
-  "ランク上げ",
-  "エンジョイ",
-  "深夜",
-  "朝活",
-  "女性歓迎",
-  "声なし",
-  "わいわい",
-];
-const TITLE_SECOND = ["デュオ", "スクワッド", "練習", "対戦", "攻略", "配信", "雑談", "周回", "大会準備", "カスタム", "立ち回り講座", "キャリー"];
-const TITLE_THIRD = ["しましょう", "募集", "お手伝いします", "やりませんか", "します", "！", "（初心者OK）", "気軽にどうぞ"];
-const POST_WORDS = [
-  "今日は",
-  "ランクが上がった",
-  "新しいキャラ",
-  "練習中",
-  "誰か一緒に",
-  "深夜に",
-  "まったり",
-  "勝てない…",
-  "大会お疲れさまでした",
-  "GG",
-  "配信します",
-  "フレンド募集",
-  "攻略メモ",
-  "ありがとうございました",
-];
-const CHAT_WORDS = [
-  "よろしくお願いします",
-  "今から行けます",
-  "了解です",
-  "ありがとう！",
-  "GG",
-  "次は何時にしますか",
-  "おつかれさま",
-  "ボイスつなぎます",
-  "少し遅れます",
-  "また遊びましょう",
-];
-const PRICES = [100, 200, 300, 500, 800, 1000, 1500, 2000, 3000, 5000, 8000, 10000, 20000, 30000, 50000];
-const MINUTES = [15, 30, 60, 90, 120];
-
-export interface ScaleSizes {
+interface ScaleSizes {
   users: number;
   sellers: number;
   listings: number;

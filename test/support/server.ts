@@ -43,7 +43,8 @@ export async function startTestServer({
   if (!fs.existsSync(buildPath)) throw new Error("No build found: run `npm run build` before the integration tests");
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-test-"));
-  let config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, SEED: seed ? "demo" : "none", ...env });
+  const baseEnv = { NODE_ENV: "test", DATA_DIR: dataDir, SEED: seed ? "demo" : "none", ...env };
+  let config = loadConfig(baseEnv);
   const database = await createTestDatabase({
     seed,
     demoAccounts: seed,
@@ -53,7 +54,7 @@ export async function startTestServer({
   if (readReplicaUrl) {
     const replica = new URL(readReplicaUrl);
     replica.pathname = new URL(database.url!).pathname;
-    config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, SEED: seed ? "demo" : "none", ...env, DATABASE_URL: database.url!, DATABASE_READ_URL: replica.toString() });
+    config = loadConfig({ ...baseEnv, DATABASE_URL: database.url!, DATABASE_READ_URL: replica.toString() });
   }
   const server = await createAppServer({
     config,

@@ -19,10 +19,10 @@ import type { Database, DB } from "./schema";
 /**
  * A PostgreSQL streaming replica for the heavy public reads (ADR 040): explore, the game pages, profiles and the
  * public feed. `readerFor` answers, per request, the database those reads go to: the replica while it answers, is
- * no further behind than `maxLagMs`, and already holds the caller's own last write; the primary otherwise. A gamer
+ * no further behind than `READ_REPLICA.maxLagMs`, and already holds the caller's own last write; the primary otherwise. A gamer
  * never misses what they just wrote (read-your-writes), and a replica that is down or far behind costs nobody an error.
  *
- * How "holds the caller's last write" is known without a query per request: every `pollMs` the monitor reads the
+ * How "holds the caller's last write" is known without a query per request: every `READ_REPLICA.pollMs` the monitor reads the
  * primary's WAL position (`pg_current_wal_insert_lsn()`: every commit so far, flushed or not) at time T, and later the replica's replay position; once the replica
  * has replayed past it, everything committed before T is on the replica (`freshAsOf` = T). A write's response carries
  * its time W, taken after its commit (the `gm_wrote` cookie, server/app.ts); the caller's reads use the replica only
@@ -33,7 +33,6 @@ export interface ReadReplica {
   db: Database;
   /** Where a request's public reads go, given the time of the caller's last write (epoch ms), if any. */
   readerFor(lastWriteAt?: number): Database;
-  state(): { up: boolean; freshAsOf: number | undefined };
   close(): Promise<void>;
 }
 
@@ -41,9 +40,6 @@ export interface ReadReplicaOptions {
   url: string;
   primary: Database;
   poolMax?: number;
-  pollMs?: number;
-  /** Behind by more than this, the replica serves nobody until it catches up. */
-  maxLagMs?: number;
 }
 
 /** A "X/Y" WAL position as a number that compares. */
@@ -55,10 +51,7 @@ const lsnValue = (lsn: string) => {
 const CONNECTION_ERROR_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "57P01", "57P02", "57P03"]);
 /** The replica is not there (refused, cut off, shutting down): stop sending reads to it until the monitor sees it again. */
 const isConnectionError = (error: unknown) => {
-  const { code, message } = (error ?? {}) as {
-    code?: string;
-    message?: string;
-  };
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
   return (
     (code !== undefined && (CONNECTION_ERROR_CODES.has(code) || code.startsWith("08"))) ||
     /Connection terminated|timeout exceeded when trying to connect/i.test(message ?? "")
@@ -67,18 +60,8 @@ const isConnectionError = (error: unknown) => {
 /** Worth running again on the primary: the replica is not there, or it cancelled the read for a conflict with recovery. */
 const isRetryable = (error: unknown) => isConnectionError(error) || (error as { code?: string })?.code === "40001";
 
-export async function openReadReplica({
-  url,
-  primary,
-  poolMax = 10,
-  pollMs = READ_REPLICA.pollMs,
-  maxLagMs = READ_REPLICA.maxLagMs,
-}: ReadReplicaOptions): Promise<ReadReplica> {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: poolMax,
-    connectionTimeoutMillis: READ_REPLICA.connectTimeoutMs,
-  });
+export async function openReadReplica({ url, primary, poolMax = 10 }: ReadReplicaOptions): Promise<ReadReplica> {
+  const pool = new pg.Pool({ connectionString: url, max: poolMax, connectionTimeoutMillis: READ_REPLICA.connectTimeoutMs });
   let up = false;
   let freshAsOf: number | undefined;
   const markDown = (error: unknown) => {
@@ -88,9 +71,7 @@ export async function openReadReplica({
   // An idle connection cut off (the replica stopped or restarted) must not crash the process: reads go to the
   // primary until the monitor reaches the replica again.
   pool.on("error", markDown);
-  const db = new Kysely<DB>({
-    dialect: replicaDialect(pool, primary, { up: () => up, failed: markDown }),
-  });
+  const db = new Kysely<DB>({ dialect: replicaDialect(pool, primary, { up: () => up, failed: markDown }) });
 
   // The primary's WAL positions read at each poll, oldest first, until the replica has replayed past them.
   const pending: Array<{ at: number; lsn: bigint }> = [];
@@ -100,9 +81,7 @@ export async function openReadReplica({
     polling = true;
     try {
       const at = Date.now();
-      const current = await sql<{
-        lsn: string;
-      }>`select pg_current_wal_insert_lsn()::text as lsn`.execute(primary);
+      const current = await sql<{ lsn: string }>`select pg_current_wal_insert_lsn()::text as lsn`.execute(primary);
       pending.push({ at, lsn: lsnValue(current.rows[0]!.lsn) });
       if (pending.length > READ_REPLICA.pendingMax) pending.shift();
       let replayed: bigint | undefined;
@@ -124,17 +103,17 @@ export async function openReadReplica({
     }
   };
   await poll();
-  const timer = setInterval(() => void poll(), pollMs);
+  const timer = setInterval(() => void poll(), READ_REPLICA.pollMs);
   timer.unref();
 
   return {
     db,
     readerFor(lastWriteAt) {
-      if (!up || freshAsOf === undefined || Date.now() - freshAsOf > maxLagMs) return primary;
+      // Behind by more than maxLagMs, the replica serves nobody until it catches up.
+      if (!up || freshAsOf === undefined || Date.now() - freshAsOf > READ_REPLICA.maxLagMs) return primary;
       if (lastWriteAt !== undefined && freshAsOf < lastWriteAt) return primary;
       return db;
     },
-    state: () => ({ up, freshAsOf }),
     async close() {
       clearInterval(timer);
       await db.destroy();
