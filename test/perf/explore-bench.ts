@@ -8,13 +8,10 @@
 // parameters varied from run to run), and GET / on the built server (`npm run build` first), signed out and in.
 // Whatever misses its goal gets its SQL's EXPLAIN (ANALYZE, BUFFERS) printed. SCALE=0.1 for a quick run.
 // KEEP=1 keeps the database; REUSE=<its name> (same SCALE) measures it again without generating (after a new migration).
-import { spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
+import type { ChildProcess } from "node:child_process";
 import os from "node:os";
-import path from "node:path";
 import { Kysely, PostgresDialect, sql, type CompiledQuery } from "kysely";
 import pg from "pg";
-import { hashPassword } from "../../app/infra/auth/passwords";
 import { openDatabase, type Database, type DatabaseHandle } from "../../app/infra/db";
 import type { DB } from "../../app/infra/db/schema";
 import { HOME_EVENTS_MAX, HOME_GAMES_MAX, HOME_ONLINE_SELLERS_MAX, HOME_POSTS_MAX } from "../../app/lib/constants";
@@ -27,6 +24,7 @@ import { migrateToLatest } from "../../server/db/migrate";
 import { seedDemoData } from "../../server/db/seed";
 import { bookingId, listingId, MINUTES, NAME_FIRST, NAME_SECOND, pick, POST_WORDS, PRICES, TITLE_FIRST, TITLE_SECOND, TITLE_THIRD, userId, userIdOf } from "./bench-data";
 import { adminUrl, scratchDatabase } from "./bench-database";
+import { signInBenchUser, startBuiltServer } from "./bench-server";
 
 const SCALE = Number(process.env.SCALE ?? 1);
 if (!(SCALE > 0 && SCALE <= 10)) throw new Error("SCALE must be a number in (0, 10]");
@@ -247,51 +245,6 @@ async function explain(title: string, work: (db: Database) => Promise<unknown>) 
   }
 }
 
-/** Starts the built server on the bench database; answers its base URL. */
-async function startServer() {
-  if (!fs.existsSync("build/index.js") || !fs.existsSync("build/server/index.js")) throw new Error("no build: run `npm run build` first");
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-bench-explore-"));
-  server = spawn(process.execPath, ["build/index.js"], {
-    env: { ...process.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, DATABASE_URL: benchUrl, SEED: "none" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return new Promise<string>((resolve, reject) => {
-    let out = "";
-    server!.stdout!.on("data", (chunk) => {
-      out += chunk;
-      const port = /GamerMatch: http:\/\/[^:]+:(\d+)/.exec(out)?.[1];
-      if (port) resolve(`http://127.0.0.1:${port}`);
-    });
-    server!.on("exit", () => reject(new Error(`server exited:\n${out}`)));
-  });
-}
-
-/** A cookie session for a bench user through the login form, as a browser gets one. */
-async function signIn(db: Database, base: string, uid: string) {
-  const email = `bench-${uid.slice(-12)}@example.jp`;
-  const password = "bench-password-42";
-  await db.insertInto("auth_users").values({ id: uid, email, password_hash: await hashPassword(password), email_confirmed_at: new Date() }).execute();
-  const response = await fetch(new URL("/login", base), {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ email, password }),
-  });
-  const cookies = new Map<string, string>();
-  const keep = (res: Response) => {
-    for (const header of res.headers.getSetCookie()) {
-      const pair = header.split(";")[0]!;
-      const index = pair.indexOf("=");
-      const value = pair.slice(index + 1);
-      if (value) cookies.set(pair.slice(0, index), value);
-      else cookies.delete(pair.slice(0, index));
-    }
-  };
-  keep(response);
-  if (![...cookies.keys()].some((name) => name.includes("auth-token"))) throw new Error(`login gave no session cookie (${response.status})`);
-  return { header: () => [...cookies].map(([name, value]) => `${name}=${value}`).join("; "), keep };
-}
-
 let ok = false;
 try {
   console.log(`bench:explore on ${new URL(adminUrl).host}, ${os.cpus().length} cores, load average ${loadAverage()}, SCALE=${SCALE}`);
@@ -351,17 +304,17 @@ try {
   }
 
   console.log(`\nGET / on the built server (sequential; load average ${loadAverage()})`);
-  const base = await startServer();
-  const get = async (cookie?: string) => {
-    const response = await fetch(new URL("/", base), { headers: cookie ? { Cookie: cookie } : {} });
+  const started = await startBuiltServer(benchUrl);
+  server = started.process;
+  const base = started.url;
+  const expectOk = async (response: Response) => {
     await response.text();
     if (response.status !== 200) throw new Error(`GET / answered ${response.status}`);
-    return response;
   };
-  results.push(await time("GET / signed out", HOME_GOAL_MS, () => get()));
+  results.push(await time("GET / signed out", HOME_GOAL_MS, async () => expectOk(await fetch(new URL("/", base)))));
   // A buyer with completed bookings and no listings (the bench's users past the sellers).
-  const session = await signIn(db, base, userIdOf(SELLERS + 1 + Math.floor(Math.random() * (USERS - SELLERS))));
-  results.push(await time("GET / signed in", HOME_GOAL_MS, async () => session.keep(await get(session.header()))));
+  const session = await signInBenchUser(db, base, userIdOf(SELLERS + 1 + Math.floor(Math.random() * (USERS - SELLERS))));
+  results.push(await time("GET / signed in", HOME_GOAL_MS, async () => expectOk(await session.request("/"))));
   server?.kill("SIGTERM");
   server = undefined;
 

@@ -7,14 +7,12 @@
 // every API read of SPEC §7, the writes that touch big tables, and a sweeper pass. Targets on a 2-core machine: page
 // p99 < 100 ms, API read p99 < 50 ms, write p99 < 100 ms, a sweeper pass < 1 s, the server's peak RSS < 512 MB.
 // BOUND_FACTOR multiplies every time target (the test at SCALE=0.1 runs with a looser bound). Exit 1 when one is missed.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { sql } from "kysely";
-import { hashPassword } from "../../app/infra/auth/passwords";
-import { openDatabase, type Database, type DatabaseHandle } from "../../app/infra/db";
+import { openDatabase, type DatabaseHandle } from "../../app/infra/db";
 import type { Realtime } from "../../app/infra/realtime";
 import { DEFAULT_PLATFORM_FEE_PERCENT } from "../../app/lib/constants";
 import { bookingReminderJob, bookingSweepJobs } from "../../app/models/bookings.server";
@@ -25,6 +23,7 @@ import { migrateToLatest } from "../../server/db/migrate";
 import { seedDemoData } from "../../server/db/seed";
 import { firstLoadPages } from "../support/first-load.mjs";
 import { adminUrl, scratchDatabase } from "./bench-database";
+import { signInBenchUser, startBuiltServer, type BenchSession } from "./bench-server";
 import { listingIdOf, roomIdOf, userIdOf } from "./bench-data";
 import { generateScaleData, HEAVY, HEAVY_ROOM, sizesFor, type StepTiming } from "./scale-data";
 
@@ -96,90 +95,6 @@ async function measure(
   );
 }
 
-/** Starts the built server on the bench database; answers its base URL. */
-async function startServer() {
-  if (!fs.existsSync("build/index.js") || !fs.existsSync("build/server/index.js")) throw new Error("no build: run `npm run build` first");
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-bench-scale-"));
-  server = spawn(process.execPath, ["build/index.js"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: "0",
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      DATABASE_URL: benchUrl,
-      SEED: "none",
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return new Promise<string>((resolve, reject) => {
-    let out = "";
-    const ready = (chunk: string) => {
-      out += chunk;
-      const port = /GamerMatch: http:\/\/[^:]+:(\d+)/.exec(out)?.[1];
-      if (!port) return;
-      // From here its request log is not read (kept, it would grow with every request measured).
-      server!.stdout!.off("data", ready).resume();
-      resolve(`http://127.0.0.1:${port}`);
-    };
-    server!.stdout!.setEncoding("utf8").on("data", ready);
-    server!.on("exit", () => reject(new Error(`server exited:\n${out}`)));
-  });
-}
-
-/** A cookie session for a bench user through the login form, as a browser gets one; it also carries the API calls. */
-async function signIn(db: Database, base: string, index: number) {
-  const uid = userIdOf(index);
-  const email = `bench-${index}@example.jp`;
-  const password = "bench-password-42";
-  await db
-    .insertInto("auth_users")
-    .values({
-      id: uid,
-      email,
-      password_hash: await hashPassword(password),
-      email_confirmed_at: new Date(),
-    })
-    .onConflict((oc) => oc.column("id").doNothing())
-    .execute();
-  const cookies = new Map<string, string>();
-  const keep = (res: Response) => {
-    for (const header of res.headers.getSetCookie()) {
-      const pair = header.split(";")[0]!;
-      const at = pair.indexOf("=");
-      const value = pair.slice(at + 1);
-      if (value) cookies.set(pair.slice(0, at), value);
-      else cookies.delete(pair.slice(0, at));
-    }
-  };
-  keep(
-    await fetch(new URL("/login", base), {
-      method: "POST",
-      redirect: "manual",
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ email, password }),
-    })
-  );
-  if (![...cookies.keys()].some((name) => name.includes("auth-token"))) throw new Error(`user ${index}: the login gave no session cookie`);
-  return {
-    uid,
-    async request(pathname: string, init: RequestInit = {}) {
-      const response = await fetch(new URL(pathname, base), {
-        redirect: "manual",
-        ...init,
-        headers: {
-          Cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join("; "),
-          Origin: base,
-          ...init.headers,
-        },
-      });
-      keep(response);
-      return response;
-    },
-  };
-}
-type Session = Awaited<ReturnType<typeof signIn>>;
-
 const nobody: Realtime = {
   toUsers() {},
   joinRoom() {},
@@ -229,8 +144,11 @@ try {
   await beat();
   const heartbeat = setInterval(beat, 30_000);
 
-  const base = await startServer();
-  const [seller, chatter, buyer] = [await signIn(db, base, HEAVY.seller), await signIn(db, base, HEAVY.chatter), await signIn(db, base, HEAVY.buyer)];
+  const started = await startBuiltServer(benchUrl);
+  server = started.process;
+  const base = started.url;
+  const heavy = async (index: number) => signInBenchUser(db, base, userIdOf(index));
+  const [seller, chatter, buyer] = [await heavy(HEAVY.seller), await heavy(HEAVY.chatter), await heavy(HEAVY.buyer)];
   const game = await db.selectFrom("games").select(["slug", "name_kana"]).orderBy("sort_order").executeTakeFirstOrThrow();
   const community = await db.selectFrom("communities").select("slug").orderBy("members_count", "desc").executeTakeFirstOrThrow();
   const event = await db.selectFrom("events").select("id").orderBy("starts_at", "desc").executeTakeFirstOrThrow();
@@ -247,14 +165,14 @@ try {
   const placeholders = Object.fromEntries(Object.keys(ids).map((name) => [name, `{${name}}`]));
   const fill = (pattern: string) => pattern.replace(/\{(\w+)\}/g, (_, name: string) => ids[name]!);
   /** Which heavy user a member page is about: chat and notifications the chatter's, coin history the buyer's. */
-  const whoFor = (pathname: string): Session =>
+  const whoFor = (pathname: string): BenchSession =>
     /^\/(chat|notifications)/.test(pathname)
       ? chatter
       : pathname.startsWith("/settings/coin-history") || pathname.startsWith("/coins")
       ? buyer
       : seller;
 
-  const get = async (pathname: string, as?: Session): Promise<void> => {
+  const get = async (pathname: string, as?: BenchSession): Promise<void> => {
     const response = as ? await as.request(pathname) : await fetch(new URL(pathname, base), { redirect: "manual" });
     await response.arrayBuffer();
     // A page that adds its own query first (the payout form's idempotency key) is measured with that second request.
@@ -288,7 +206,7 @@ try {
   for (const pathname of explore) await measure("page", `${decodeURIComponent(pathname)} signed out`, goal(GOALS.page), () => get(pathname));
 
   console.log(`\nAPI reads (load average ${loadAverage()})`);
-  const apiReads: Array<[string, Session]> = [
+  const apiReads: Array<[string, BenchSession]> = [
     ["/api/auth/me", seller],
     ["/api/coins/balance", buyer],
     ["/api/coins/history?limit=20", buyer],
@@ -309,14 +227,14 @@ try {
 
   console.log(`\nwrites (load average ${loadAverage()})`);
   // Each run another writer (rate limits are per person): users 5 on, each in a direct room with the heavy chatter.
-  const writers: Session[] = [];
-  for (let i = 0; i < RUNS + WARM_UP; i++) writers.push(await signIn(db, base, 5 + i));
+  const writers: BenchSession[] = [];
+  for (let i = 0; i < RUNS + WARM_UP; i++) writers.push(await signInBenchUser(db, base, userIdOf(5 + i)));
   const writerOf = (run: number) => writers[(run + WARM_UP) % writers.length]!;
-  const roomOf = async (writer: Session) =>
+  const roomOf = async (writer: BenchSession) =>
     (await db.selectFrom("chat_participants").select("room_id").where("user_id", "=", writer.uid).executeTakeFirstOrThrow()).room_id;
   const rooms = new Map<string, string>();
   for (const writer of writers) rooms.set(writer.uid, await roomOf(writer));
-  const post = async (pathname: string, as: Session, body: unknown, headers: Record<string, string> = {}) => {
+  const post = async (pathname: string, as: BenchSession, body: unknown, headers: Record<string, string> = {}) => {
     const response = await as.request(pathname, {
       method: "POST",
       headers: { "Content-Type": "application/json", ...headers },
