@@ -226,7 +226,7 @@ export default function ChatRoomPage() {
             }
             return (
               <li key={message.id} className={`flex ${mine ? "justify-end" : "justify-start"}`}>
-                <div className={`max-w-[80%] rounded-2xl px-4 py-2 ${mine ? "bg-brand-600 text-white" : "bg-white ring-1 ring-slate-200"} ${message.pending ? "opacity-60" : ""}`}>
+                <div className={`max-w-[80%] rounded-2xl px-4 py-2 ${mine ? "bg-brand-600 text-white" : "bg-white ring-1 ring-slate-200"} ${message.pending ? "ring-2 ring-brand-300 ring-offset-1" : ""}`}>
                   {mine ? null : <p className="text-xs font-semibold text-slate-500">{message.sender.displayName}</p>}
                   {message.hidden ? <HiddenBadge /> : null}
                   <p className="whitespace-pre-wrap break-words">{message.content}</p>
