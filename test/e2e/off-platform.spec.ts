@@ -41,6 +41,8 @@ test("with JavaScript: the chat composer warns before sending, やめる keeps t
   await page.getByRole("button", { name: "送信", exact: true }).click();
   await expect(list).toContainText("振り返りしましょう");
   await expect(page.getByRole("alertdialog")).toHaveCount(0);
+  // Shown at once while it is being sent; reloaded only once it is stored (「送信中…」 gone).
+  await expect(list.getByText("送信中…")).toHaveCount(0);
   await page.reload();
   await expect(list.getByRole("listitem")).toHaveCount(2);
 });

@@ -105,6 +105,8 @@ for (const { name, viewport } of VIEWPORTS) {
           await sellerPage.getByLabel("メッセージ", { exact: true }).fill("ありがとうございます、いつでもどうぞ");
           await sellerPage.getByRole("button", { name: "送信", exact: true }).click();
           await expect(theirs).toContainText("ありがとうございます、いつでもどうぞ");
+          // Shown at once while it is being sent; stored once 「送信中…」 gives way to its time.
+          await expect(theirs.getByText("送信中…")).toHaveCount(0);
           // Live with JavaScript; a page without it shows what arrived when it is loaded again.
           if (!javaScript) await page.reload();
           await expect(mine).toContainText("ありがとうございます、いつでもどうぞ");
