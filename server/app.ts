@@ -35,6 +35,7 @@ import { createLocalAuthHandler } from "./auth/local-auth";
 import { discardUnreadBody } from "./body-limit";
 import { attachChatSend } from "./chat-socket";
 import { migrationsApplied } from "./db/migrate";
+import { slowQueryOf } from "./db/prepare";
 import { startMailService, type MailService } from "./mail/service";
 import { createMetrics, metricsEndpoint, type Metrics } from "./metrics";
 import { createOverloadGuard, type OverloadGuard } from "./overload";
@@ -166,7 +167,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   // The heavy public reads' replica (ADR 040); on PGlite or without DATABASE_READ_URL every read is the primary's.
   const readReplica =
     config.DATABASE_READ_URL && database.engine === "postgres"
-      ? await openReadReplica({ url: config.DATABASE_READ_URL, primary: database.db, poolMax: config.DATABASE_POOL_MAX })
+      ? await openReadReplica({ url: config.DATABASE_READ_URL, primary: database.db, poolMax: config.DATABASE_POOL_MAX, slowQuery: slowQueryOf(config) })
       : undefined;
   const readRouting = createReadRouting({ primary: database.db, replica: readReplica });
   const storage = createImageStorage(config);

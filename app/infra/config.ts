@@ -28,6 +28,13 @@ const envSchema = z.object({
     .url()
     .refine((url) => /^postgres(ql)?:\/\//.test(url), "must be a postgres:// URL")
     .optional(),
+  /** Queries at least this long are logged (`db: slow query`, warn) with their SQL; unset or 0, none are. */
+  DATABASE_SLOW_QUERY_MS: z.coerce.number().min(0).max(600_000).optional(),
+  /** The slow-query log carries the queries' parameters too (benches, local diagnosis: they can be personal data). */
+  DATABASE_SLOW_QUERY_PARAMETERS: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((value) => value === "true"),
   /** Load shedding (ADR 011): API requests in progress, and queries waiting for a connection, before 503s. */
   OVERLOAD_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).default(OVERLOAD_DEFAULTS.maxInFlight),
   OVERLOAD_MAX_DB_QUEUE: z.coerce.number().int().min(1).max(10_000).default(OVERLOAD_DEFAULTS.maxDatabaseQueue),

@@ -6,12 +6,17 @@ import { createImageStorage } from "../../app/infra/storage";
 import { migrateToLatest } from "./migrate";
 import { seedDemoData } from "./seed";
 
+/** The slow-query log the configuration asks for (DATABASE_SLOW_QUERY_MS), for the primary and the replica alike. */
+export const slowQueryOf = (config: AppConfig) =>
+  config.DATABASE_SLOW_QUERY_MS ? { ms: config.DATABASE_SLOW_QUERY_MS, parameters: config.DATABASE_SLOW_QUERY_PARAMETERS } : undefined;
+
 /** Opens the configured database, applies pending migrations and seeds it if it was empty. */
 export async function prepareDatabase(config: AppConfig): Promise<DatabaseHandle> {
   const database = await openDatabase({
     url: config.DATABASE_URL,
     dataDir: path.join(config.DATA_DIR, "pglite"),
     poolMax: config.DATABASE_POOL_MAX,
+    slowQuery: slowQueryOf(config),
   });
   try {
     const { wasEmpty, applied } = await migrateToLatest(database.db);

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../app/infra/db";
 import { migrations } from "../../migrations";
 import { migrateToLatest } from "../../server/db/migrate";
 import { seedDemoData } from "../../server/db/seed";
@@ -110,5 +111,23 @@ describe.each(engines)("on %s", (engine) => {
       where table_schema = current_schema() and table_name in ('games', 'inquiries', 'users', 'auth_users', 'subscriptions', 'chat_rooms', 'chat_messages', 'user_blocks', 'notifications')`.execute(db);
     expect(rows[0]!.n).toBe(0);
     for (const name of [...names].reverse()) await migrations[name]!.up(db);
+  });
+
+  it("reports the queries at least DATABASE_SLOW_QUERY_MS long with their SQL, and their parameters only when asked", async () => {
+    const { url } = await open({ migrate: false });
+    const reported: Array<{ ms: number; sql: string; parameters: readonly unknown[] }> = [];
+    for (const parameters of [true, false]) {
+      const handle = await openDatabase({ url, slowQuery: { ms: 200, parameters, report: (query) => reported.push(query) } });
+      try {
+        await sql`select pg_sleep(${0.3})`.execute(handle.db);
+        await sql`select ${1}::int as fast`.execute(handle.db);
+      } finally {
+        await handle.close();
+      }
+    }
+    expect(reported.map((query) => query.sql)).toEqual(["select pg_sleep($1)", "select pg_sleep($1)"]);
+    expect(reported[0]!.ms).toBeGreaterThanOrEqual(200);
+    expect(reported[0]!.parameters).toEqual([0.3]);
+    expect(reported[1]!.parameters).toEqual([]);
   });
 });

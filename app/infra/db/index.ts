@@ -1,6 +1,6 @@
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { Kysely, PostgresDialect, sql } from "kysely";
+import { Kysely, PostgresDialect, sql, type LogEvent } from "kysely";
 import pg from "pg";
 import { log } from "~/infra/logger.server";
 import { PGliteDialect } from "./pglite-dialect";
@@ -34,6 +34,35 @@ export interface DatabaseOptions {
   /** Where PGlite keeps its files; `memory://` keeps them in memory. */
   dataDir?: string;
   poolMax?: number;
+  slowQuery?: SlowQueryLog;
+}
+
+/** DATABASE_SLOW_QUERY_MS: queries at least `ms` long are logged (warn, `db: slow query`) with their SQL. */
+export interface SlowQueryLog {
+  ms: number;
+  /** Their parameters too (DATABASE_SLOW_QUERY_PARAMETERS, for benches and local diagnosis: they can be personal data). */
+  parameters?: boolean;
+  /** Where a slow query goes instead of the log (a bench that explains them). */
+  report?: (query: { ms: number; sql: string; parameters: readonly unknown[] }) => void;
+}
+
+/** Kysely's `log` for a slow-query log, or none. */
+export function slowQueryLogger(options: SlowQueryLog | undefined) {
+  if (!options || !(options.ms > 0)) return undefined;
+  return (event: LogEvent) => {
+    if (event.level !== "query" || event.queryDurationMillis < options.ms) return;
+    const parameters = options.parameters ? event.query.parameters : [];
+    if (options.report) return options.report({ ms: event.queryDurationMillis, sql: event.query.sql, parameters });
+    log.warn(
+      {
+        event: "slow_query",
+        ms: Math.round(event.queryDurationMillis * 10) / 10,
+        sql: event.query.sql,
+        ...(options.parameters ? { parameters } : {}),
+      },
+      "db: slow query",
+    );
+  };
 }
 
 const INT8_OID = 20;
@@ -59,7 +88,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     });
     // An idle client that loses its connection must not crash the process.
     pool.on("error", (error) => log.error({ err: error }, "db: an idle client failed"));
-    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: slowQueryLogger(options.slowQuery) });
     queueDepth = () => pool.waitingCount;
     inUse = () => pool.totalCount - pool.idleCount;
     const url = options.url;
@@ -100,7 +129,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       parsers: { [INT8_OID]: parseInt8 },
     });
     const dialect = new PGliteDialect(client);
-    db = new Kysely<DB>({ dialect });
+    db = new Kysely<DB>({ dialect, log: slowQueryLogger(options.slowQuery) });
     queueDepth = () => dialect.queueDepth();
     inUse = () => dialect.inUse();
     listen = async (channel, onNotify) => {

@@ -14,6 +14,7 @@ import {
 import pg from "pg";
 import { log } from "~/infra/logger.server";
 import { READ_REPLICA } from "~/lib/constants";
+import { slowQueryLogger, type SlowQueryLog } from "./index";
 import type { Database, DB } from "./schema";
 
 /**
@@ -40,6 +41,7 @@ export interface ReadReplicaOptions {
   url: string;
   primary: Database;
   poolMax?: number;
+  slowQuery?: SlowQueryLog;
 }
 
 /** A "X/Y" WAL position as a number that compares. */
@@ -60,7 +62,7 @@ const isConnectionError = (error: unknown) => {
 /** Worth running again on the primary: the replica is not there, or it cancelled the read for a conflict with recovery. */
 const isRetryable = (error: unknown) => isConnectionError(error) || (error as { code?: string })?.code === "40001";
 
-export async function openReadReplica({ url, primary, poolMax = 10 }: ReadReplicaOptions): Promise<ReadReplica> {
+export async function openReadReplica({ url, primary, poolMax = 10, slowQuery }: ReadReplicaOptions): Promise<ReadReplica> {
   const pool = new pg.Pool({ connectionString: url, max: poolMax, connectionTimeoutMillis: READ_REPLICA.connectTimeoutMs });
   let up = false;
   let freshAsOf: number | undefined;
@@ -71,7 +73,7 @@ export async function openReadReplica({ url, primary, poolMax = 10 }: ReadReplic
   // An idle connection cut off (the replica stopped or restarted) must not crash the process: reads go to the
   // primary until the monitor reaches the replica again.
   pool.on("error", markDown);
-  const db = new Kysely<DB>({ dialect: replicaDialect(pool, primary, { up: () => up, failed: markDown }) });
+  const db = new Kysely<DB>({ dialect: replicaDialect(pool, primary, { up: () => up, failed: markDown }), log: slowQueryLogger(slowQuery) });
 
   // The primary's WAL positions read at each poll, oldest first, until the replica has replayed past them.
   const pending: Array<{ at: number; lsn: bigint }> = [];
