@@ -7,12 +7,43 @@ import path from "node:path";
 import { hashPassword } from "../../app/infra/auth/passwords";
 import type { Database } from "../../app/infra/db";
 
-/** Starts `build/index.js` on `databaseUrl` (no seed) on a free port; answers the process and its base URL. */
-export async function startBuiltServer(databaseUrl: string): Promise<{ process: ChildProcess; url: string }> {
+/** Node's flags in `npm start` (how production runs the server), so that the benches measure the same process. */
+function startFlags() {
+  const { scripts } = JSON.parse(fs.readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
+  const command = /\bnode ((?:--\S+ )*)build\/index\.js/.exec(scripts.start ?? "");
+  if (!command) throw new Error("package.json: `npm start` no longer reads `node [flags] build/index.js`");
+  return command[1]!.trim().split(" ").filter(Boolean);
+}
+
+/** A slow query as the server logs it (DATABASE_SLOW_QUERY_MS), with when the bench read the line. */
+export interface SlowQuery {
+  at: number;
+  ms: number;
+  sql: string;
+  parameters?: unknown[];
+}
+
+/**
+ * Starts `build/index.js` on `databaseUrl` (no seed) on a free port; answers the process and its base URL. With
+ * `slowQueryMs` the server logs queries that take that long with their parameters, each handed to `onSlowQuery`.
+ */
+export async function startBuiltServer(
+  databaseUrl: string,
+  { slowQueryMs, onSlowQuery }: { slowQueryMs?: number; onSlowQuery?: (query: SlowQuery) => void } = {}
+): Promise<{ process: ChildProcess; url: string }> {
   if (!fs.existsSync("build/index.js") || !fs.existsSync("build/server/index.js")) throw new Error("no build: run `npm run build` first");
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-bench-"));
-  const child = spawn(process.execPath, ["build/index.js"], {
-    env: { ...process.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SEED: "none" },
+  const child = spawn(process.execPath, [...startFlags(), "build/index.js"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      SEED: "none",
+      ...(slowQueryMs ? { DATABASE_SLOW_QUERY_MS: String(slowQueryMs), DATABASE_SLOW_QUERY_PARAMETERS: "true" } : {}),
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const url = await new Promise<string>((resolve, reject) => {
@@ -21,8 +52,21 @@ export async function startBuiltServer(databaseUrl: string): Promise<{ process: 
       out += chunk;
       const port = /GamerMatch: http:\/\/[^:]+:(\d+)/.exec(out)?.[1];
       if (!port) return;
-      // From here its request log is not read (kept, it would grow with every request measured).
-      child.stdout!.off("data", ready).resume();
+      // From here its log is read only for slow queries (kept, it would grow with every request measured).
+      child.stdout!.off("data", ready);
+      if (!onSlowQuery) child.stdout!.resume();
+      else {
+        let partial = "";
+        child.stdout!.on("data", (chunk: string) => {
+          const lines = (partial + chunk).split("\n");
+          partial = lines.pop()!;
+          for (const line of lines) {
+            if (!line.includes('"slow_query"')) continue;
+            const { ms, sql, parameters } = JSON.parse(line) as Omit<SlowQuery, "at">;
+            onSlowQuery({ at: performance.now(), ms, sql, parameters });
+          }
+        });
+      }
       resolve(`http://127.0.0.1:${port}`);
     };
     child.stdout!.setEncoding("utf8").on("data", ready);
@@ -63,6 +107,16 @@ export async function signInBenchUser(db: Database, base: string, uid: string) {
   if (![...cookies.keys()].some((name) => name.includes("auth-token"))) throw new Error(`user ${uid}: the login gave no session cookie (${login.status})`);
   return {
     uid,
+    /** An access token of a session of the user's own (the realtime handshake's `auth.token`). */
+    async accessToken() {
+      const response = await fetch(new URL("/auth/v1/token?grant_type=password", base), {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email, password }),
+      });
+      if (!response.ok) throw new Error(`user ${uid}: the password grant answered ${response.status}`);
+      return ((await response.json()) as { access_token: string }).access_token;
+    },
     async request(pathname: string, init: RequestInit = {}) {
       const response = await fetch(new URL(pathname, base), {
         redirect: "manual",
