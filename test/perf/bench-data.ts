@@ -12,6 +12,7 @@ export const roomId = (i: string) => idOf("b000", i);
 const idNumber = (kind: string) => (i: number) => `00000000-0000-4000-${kind}-${i.toString(16).padStart(12, "0")}`;
 export const userIdOf = idNumber("8000");
 export const listingIdOf = idNumber("9000");
+export const bookingIdOf = idNumber("a000");
 export const roomIdOf = idNumber("b000");
 
 const pgArray = (values: readonly (string | number)[]) => `array[${values.map((v) => (typeof v === "number" ? v : `'${v}'`)).join(", ")}]`;

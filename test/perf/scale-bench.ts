@@ -26,7 +26,7 @@ import { firstLoadPages } from "../support/first-load.mjs";
 import { adminUrl, scratchDatabase } from "./bench-database";
 import { signInBenchUser, startBuiltServer, type BenchSession, type SlowQuery } from "./bench-server";
 import { listingIdOf, roomIdOf, userIdOf } from "./bench-data";
-import { generateScaleData, HEAVY, HEAVY_ROOM, sizesFor, type StepTiming } from "./scale-data";
+import { generateScaleData, HEAVY, HEAVY_ROOM, sizesFor, topUp, unreviewedBookings, type StepTiming } from "./scale-data";
 
 const SCALE = Number(process.env.SCALE ?? 1);
 if (!(SCALE > 0 && SCALE <= 10)) throw new Error("SCALE must be a number in (0, 10]");
@@ -359,6 +359,20 @@ try {
       },
       { "Idempotency-Key": randomUUID() }
     )
+  );
+
+  // Each writer reviews a completed booking of the heavy seller's of their own, and subscribes to the heavy chatter's
+  // plan (coins enough for it whatever earlier runs on a kept database spent).
+  const writerNumbers = writers.map((_, i) => 5 + i);
+  const toReview = await unreviewedBookings(db, writerNumbers, 1e12 + (Date.now() % 1e9) * 100);
+  await measure("write", "POST /api/reviews (a booking of the heavy seller's)", goal(GOALS.write), (run) => {
+    const writer = writerOf(run);
+    return post("/api/reviews", writer, { bookingId: toReview.get(writer.uid), rating: 5, comment: "またお願いします", tipAmount: 0 });
+  });
+  await topUp(db, writerNumbers, 1000);
+  await sql`insert into subscription_plans (seller_id, monthly_price) values (${userIdOf(HEAVY.chatter)}, 500) on conflict do nothing`.execute(db);
+  await measure("write", "POST /api/subscriptions (the heavy chatter's plan)", goal(GOALS.write), (run) =>
+    post("/api/subscriptions", writerOf(run), { subscribeeId: userIdOf(HEAVY.chatter) }, { "Idempotency-Key": randomUUID() })
   );
 
   console.log(`\nthe sweeper (load average ${loadAverage()})`);

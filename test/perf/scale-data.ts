@@ -1,13 +1,15 @@
-// The data `npm run bench:scale` measures against (issue 37), generated in SQL as fast as this machine allows: with
-// triggers and foreign-key checks off (`session_replication_role = replica`, on the one connection that loads),
-// every secondary index of the big tables dropped first and built again after the load, and what triggers would have
-// kept (listing search text, rating totals, member counts, last activity, wallets) written set-based once. Row
+// The data `npm run bench:scale` measures against (issue 37), generated in SQL as fast as this machine allows: in two
+// lanes of independent tables at once (a connection and a core each), with triggers and foreign-key checks off
+// (`session_replication_role = replica`, on the loading connections), every secondary index of the big tables dropped
+// first and built again after the load (two at a time), and what triggers would have kept (listing search text,
+// rating totals, member counts, last activity, wallets) written set-based once. Row
 // counts scale with SCALE (1 = the sizes below; 10 = ten times, the issue's target); the heavy users are full size
 // from SCALE=1 and scaled down below it.
 import { sql, type RawBuilder } from "kysely";
 import type { Database } from "../../app/infra/db";
 import {
   bookingId,
+  bookingIdOf,
   CHAT_WORDS,
   listingId,
   MINUTES,
@@ -21,6 +23,7 @@ import {
   TITLE_SECOND,
   TITLE_THIRD,
   userId,
+  userIdOf,
 } from "./bench-data";
 
 interface ScaleSizes {
@@ -95,10 +98,44 @@ const BIG_TABLES = [
   "coin_transactions",
 ];
 
+type Step = (label: string, statement: RawBuilder<unknown>) => Promise<void>;
+
 export interface StepTiming {
   label: string;
   rows: number;
   seconds: number;
+}
+
+/** Booking number `i` (SQL) of `listing` by `buyer`, completed at `when` (SQL), in the order of `bookingColumns`. */
+const completed = (i: string, listing: RawBuilder<unknown>, buyer: RawBuilder<unknown>, when: string) => sql`
+  select ${bookingId(i)}, l.id, ${buyer}, l.seller_id, l.title, l.price_per_unit, l.minutes_per_unit, 1, l.price_per_unit, l.minutes_per_unit,
+    ${sql.raw(when)}, 'completed', ${sql.raw(when)} - interval '1 hour', ${sql.raw(when)} - interval '2 hours', ${sql.raw(when)},
+    ${sql.raw(when)} + l.minutes_per_unit * interval '1 minute', ${sql.raw(when)} + l.minutes_per_unit * interval '1 minute', 'buyer',
+    'bench-' || ${sql.raw(i)}, ${sql.raw(when)} - interval '1 day', ${sql.raw(when)}
+  from listings l where l.id = ${listing}`;
+const bookingColumns = sql.raw(`id, listing_id, buyer_id, seller_id, title, price_per_unit, minutes_per_unit, units, total_price, total_minutes,
+    desired_start_at, status, accept_deadline_at, accepted_at, started_at, ends_at, completed_at, completed_by, idempotency_key, created_at, updated_at`);
+
+/**
+ * Completed bookings of the heavy seller's ticket that nobody reviewed yet, one for each of `buyers` (user numbers),
+ * numbered from `first` on: what the bench's review writes review. Answers their ids by buyer.
+ */
+export async function unreviewedBookings(db: Database, buyers: number[], first: number) {
+  await sql`insert into bookings (${bookingColumns})
+    select b.* from unnest(${sql.raw(`array[${buyers.join(", ")}]::int[]`)}) with ordinality as w(buyer, n),
+      lateral (${completed(`${first} + w.n`, listingId("1"), userId("w.buyer"), "now() - interval '2 days'")}) as b`.execute(db);
+  const ids = buyers.map((_, n) => bookingIdOf(first + 1 + n));
+  return new Map(buyers.map((buyer, n) => [userIdOf(buyer), ids[n]!]));
+}
+
+/** `amount` coins more for each of `users` (user numbers), as a purchase in their ledger: the bench's paid writes. */
+export async function topUp(db: Database, users: number[], amount: number) {
+  await sql`with topped as (
+      update coin_wallets w set purchased = purchased + ${amount} where w.user_id = any(${users.map(userIdOf)}::uuid[])
+      returning w.user_id, w.purchased, w.earned
+    )
+    insert into coin_transactions (user_id, kind, amount, purchased_after, earned_after, reference)
+    select user_id, 'purchase', ${amount}, purchased, earned, 'bench-top-up-' || user_id || '-' || ${Date.now()} from topped`.execute(db);
 }
 
 /**
@@ -120,23 +157,30 @@ export async function generateScaleData(db: Database, scale: number, log: (line:
       and indexname not in (select conname from pg_constraint)
     order by tablename, indexname`.execute(db);
 
-  await db.connection().execute(async (conn) => {
-    const step = async (label: string, statement: RawBuilder<unknown>) => {
-      const started = performance.now();
-      const result = await statement.execute(conn);
-      const timing = {
-        label,
-        rows: Number(result.numAffectedRows ?? 0n),
-        seconds: (performance.now() - started) / 1000,
-      };
-      timings.push(timing);
-      log(`  ${label}: ${timing.rows.toLocaleString("en")} rows, ${timing.seconds.toFixed(1)} s`);
-    };
-    for (const index of indexes) await sql`drop index ${sql.id(index.name)}`.execute(conn);
-    await sql`set session_replication_role = replica`.execute(conn);
-    await sql`set synchronous_commit = off`.execute(conn);
-    await sql`set maintenance_work_mem = '256MB'`.execute(conn);
+  // One connection per lane, each with the loading settings; the two lanes fill independent tables at once (a core each).
+  const lane = (steps: (step: Step) => Promise<void>, { triggers = false } = {}) =>
+    db.connection().execute(async (conn) => {
+      if (!triggers) await sql`set session_replication_role = replica`.execute(conn);
+      await sql`set synchronous_commit = off`.execute(conn);
+      await sql`set maintenance_work_mem = '1GB'`.execute(conn);
+      await steps(async (label, statement) => {
+        const started = performance.now();
+        const result = await statement.execute(conn);
+        const timing = { label, rows: Number(result.numAffectedRows ?? 0n), seconds: (performance.now() - started) / 1000 };
+        timings.push(timing);
+        log(`  ${label}: ${timing.rows.toLocaleString("en")} rows, ${timing.seconds.toFixed(1)} s`);
+      });
+    });
+  const timed = async (label: string, work: () => Promise<unknown>) => {
+    const started = performance.now();
+    await work();
+    const seconds = (performance.now() - started) / 1000;
+    timings.push({ label, rows: 0, seconds });
+    log(`  ${label}: ${seconds.toFixed(1)} s`);
+  };
 
+  for (const index of indexes) await sql`drop index ${sql.id(index.name)}`.execute(db);
+  await lane(async (step) => {
     // ~1 % online now (presence's own columns); everyone else seen days ago.
     await step(
       "users",
@@ -151,229 +195,243 @@ export async function generateScaleData(db: Database, scale: number, log: (line:
           i % 100 = 0 or i <= 3
         from generate_series(1, ${U}) as i`
     );
-    // The listing trigger's work, set-based: search text from title, seller and game (migration 0012's functions). 90 %
-    // active; listing 1, the heavy seller's ticket whose page the bench opens, always (a paused one is a 404 to others).
-    await step(
-      "listings",
-      sql`insert into listings (id, seller_id, game_id, title, price_per_unit, minutes_per_unit, max_units, status, created_at, updated_at, search_text, search_grams)
-        select ${listingId("x.i")}, u.id, g.id, x.title, x.price, x.minutes, 1 + x.i % 8, x.status, x.t, x.t,
-          gm_search_text(concat_ws(' ', x.title, u.display_name, g.name, g.name_kana)),
-          gm_bigrams(gm_search_text(concat_ws(' ', x.title, u.display_name, g.name, g.name_kana)))
-        from (
-          select i, 1 + (i - 1) % ${S} as seller, ga.ids[1 + floor(power(random(), 1.6) * ga.n)::int] as game,
-            ${pick(TITLE_FIRST, "floor(random() * 1000)::int")} || ' ' || ${pick(TITLE_SECOND, "floor(random() * 1000)::int")} || ${pick(
-        TITLE_THIRD,
-        "floor(random() * 1000)::int"
-      )} as title,
-            ${pick(PRICES, "floor(random() * 1000)::int")} as price, ${pick(MINUTES, "floor(random() * 1000)::int")} as minutes,
-            case when i = 1 or random() < 0.9 then 'active' when random() < 0.5 then 'paused' else 'archived' end as status,
-            now() - random() * interval '180 days' as t
-          from generate_series(1, ${L}) as i, (select array_agg(id order by sort_order) as ids, count(*)::int as n from games) as ga
-        ) as x
-        join users u on u.id = ${userId("x.seller")}
-        join games g on g.id = x.game`
-    );
-    // Completed bookings on four sellers in five; buyers are the users who sell nothing. Then the heavy seller's own:
-    // user 1's first listing, bought by everyone in turn, user 3 most of all; a few still pending with the deadline ahead.
-    const completed = (i: string, listing: RawBuilder<unknown>, buyer: RawBuilder<unknown>, when: string) => sql`
-      select ${bookingId(i)}, l.id, ${buyer}, l.seller_id, l.title, l.price_per_unit, l.minutes_per_unit, 1, l.price_per_unit, l.minutes_per_unit,
-        ${sql.raw(when)}, 'completed', ${sql.raw(when)} - interval '1 hour', ${sql.raw(when)} - interval '2 hours', ${sql.raw(when)},
-        ${sql.raw(when)} + l.minutes_per_unit * interval '1 minute', ${sql.raw(when)} + l.minutes_per_unit * interval '1 minute', 'buyer',
-        'bench-' || ${sql.raw(i)}, ${sql.raw(when)} - interval '1 day', ${sql.raw(when)}
-      from listings l where l.id = ${listing}`;
-    const bookingColumns = sql.raw(`id, listing_id, buyer_id, seller_id, title, price_per_unit, minutes_per_unit, units, total_price, total_minutes,
-        desired_start_at, status, accept_deadline_at, accepted_at, started_at, ends_at, completed_at, completed_by, idempotency_key, created_at, updated_at`);
-    await step(
-      "bookings",
-      sql`insert into bookings (${bookingColumns})
-        select b.* from generate_series(1, ${B}) as j,
-          lateral (select 1 + (j::bigint * 7919) % ${L} as li, now() - (1 + (j * 37) % 170) * interval '1 day' - (j % 1440) * interval '1 minute' as t) as s,
-          lateral (${completed("j", listingId("s.li"), userId(`${S + 1} + j % ${U - S}`), "s.t")}) as b
-        where abs(hashint4(((s.li - 1) % ${S})::int)::bigint) % 5 <> 0 and (s.li - 1) % ${S} <> 0`
-    );
-    await step(
-      "bookings of the heavy seller",
-      sql`insert into bookings (${bookingColumns})
-        select b.* from generate_series(${B + 1}::int, ${B + H.sellerBookings}::int) as j,
-          lateral (select now() - (1 + j % 700) * interval '1 day' - (j % 1440) * interval '1 minute' as t) as s,
-          lateral (${completed(
-            "j",
-            listingId("1"),
-            sql`case when j % 4 = 0 then ${userId(String(HEAVY.buyer))} else ${userId(`${S + 1} + j % ${U - S}`)} end`,
-            "s.t"
-          )}) as b`
-    );
-    await step(
-      "pending bookings (deadline ahead)",
-      sql`insert into bookings (id, listing_id, buyer_id, seller_id, title, price_per_unit, minutes_per_unit, units, total_price, total_minutes,
-          desired_start_at, status, accept_deadline_at, idempotency_key, created_at, updated_at)
-        select ${bookingId("j")}, l.id, ${userId(`${S + 1} + j % ${U - S}`)}, l.seller_id, l.title, l.price_per_unit, l.minutes_per_unit, 1,
-          l.price_per_unit, l.minutes_per_unit, now() + interval '3 days', 'pending', now() + interval '1 day', 'bench-' || j, now(), now()
-        from generate_series(${B + H.sellerBookings + 1}::int, ${B + H.sellerBookings + Math.max(10, Math.round(B / 100))}::int) as j
-        join listings l on l.id = ${listingId(`1 + (j * 13) % ${L}`)}
-        where l.seller_id <> ${userId(`${S + 1} + j % ${U - S}`)}`
-    );
-    // Every completed booking reviewed by its buyer; a seller's stars lean on a per-seller base.
-    await step(
-      "reviews",
-      sql`insert into reviews (booking_id, reviewer_id, reviewee_id, rating, comment, created_at)
-        select b.id, b.buyer_id, b.seller_id,
-          greatest(1, least(5, 3 + (('x' || substr(b.seller_id::text, 25))::bit(48)::bigint % 3)::int
-            + case when random() < 0.15 then -2 when random() < 0.3 then -1 when random() < 0.3 then 1 else 0 end)),
-          'ありがとうございました', b.completed_at + interval '1 hour'
-        from bookings b where b.status = 'completed'`
-    );
-    await step(
-      "posts",
-      sql`insert into posts (author_id, content, is_public, community_id, created_at)
-        select ${userId(`case when i % 2000 = 0 then 1 else 1 + floor(random() * ${U})::int end`)},
-          ${pick(POST_WORDS, "floor(random() * 1000)::int")} || ' ' || ${pick(POST_WORDS, "floor(random() * 1000)::int")} || ' #' || i,
-          random() >= 0.1,
-          case when random() < 0.2 and c.n > 0 then c.ids[1 + floor(random() * c.n)::int] end,
-          date_trunc('milliseconds', now() - random() * interval '365 days')
-        from generate_series(1, ${sizes.posts}) as i, (select array_agg(id) as ids, count(*)::int as n from communities) as c`
-    );
-    // Rooms: the heavy room (user 2 and nine others), user 2's thousand direct rooms, then direct rooms of pairs
-    // (k, k + d) that never repeat.
-    await step(
-      "chat rooms",
-      sql`insert into chat_rooms (id, type, name, direct_key, created_at, last_activity_at)
-        select ${roomId("i")}, case when i = ${HEAVY_ROOM} then 'GROUP' else 'DIRECT' end, case when i = ${HEAVY_ROOM} then '常連グループ' end,
-          case when i = ${HEAVY_ROOM} then null
-            else least(p.a::text collate "C", p.b::text collate "C") || ':' || greatest(p.a::text collate "C", p.b::text collate "C") end,
-          now() - (1 + i % 400) * interval '1 day', now() - (1 + i % 400) * interval '1 day'
-        from generate_series(1, ${R}) as i,
-          lateral (select case when i <= ${1 + H.rooms} then ${userId(String(HEAVY.chatter))} else ${userId(`1 + (i - 1) % ${U}`)} end as a,
-            case when i <= ${1 + H.rooms} then ${userId(`3 + i`)} else ${userId(
-        `1 + ((i - 1) % ${U} + 1 + (i - 1) / ${U} + 3) % ${U}`
-      )} end as b) as p
-        on conflict do nothing`
-    );
-    await step(
-      "chat participants",
-      sql`insert into chat_participants (room_id, user_id, joined_at)
-        select r.id, unnest(case when r.type = 'GROUP' then array(select ${userId("k")} from generate_series(${HEAVY.chatter}::int, ${
-        HEAVY.chatter + 9
-      }::int) as k)
-          else array[split_part(r.direct_key, ':', 1)::uuid, split_part(r.direct_key, ':', 2)::uuid] end), r.created_at
-        from chat_rooms r where r.id::text like '00000000-0000-4000-b000-%'`
-    );
-    // Messages: the heavy room's first, then the rest spread over every room, each from one of its participants.
-    await step(
-      "chat messages",
-      sql`insert into chat_messages (room_id, sender_id, content, created_at)
-        select r, s, ${pick(CHAT_WORDS, "j")}, now() - (${sizes.messages + H.roomMessages} - j) * interval '2 seconds'
-        from (
-          select j, case when j <= ${H.roomMessages} then ${roomId(String(HEAVY_ROOM))} else ${roomId(`2 + (j::bigint * 7919) % ${R - 1}`)} end as r
-          from generate_series(1, ${sizes.messages + H.roomMessages}) as j
-        ) as m
-        cross join lateral (select p.user_id as s from chat_participants p where p.room_id = m.r order by p.user_id offset (m.j % 2) limit 1) as sender`
-    );
-    await step(
-      "chat rooms' last activity and read marks",
-      sql`with last as (select room_id, max(id) as id, max(created_at) as at from chat_messages group by room_id)
-        update chat_rooms r set last_activity_at = last.at from last where last.room_id = r.id`
-    );
-    await step(
-      "chat read marks",
-      sql`update chat_participants p set last_read_message_id = greatest(0, last.id - abs(hashtext(p.user_id::text)) % 3)
-        from (select room_id, max(id) as id from chat_messages group by room_id) as last where last.room_id = p.room_id`
-    );
-    await step(
-      "notifications",
-      sql`insert into notifications (user_id, type, title, body, link, read_at, created_at)
-        select ${userId(`case when i <= ${H.notifications} then ${HEAVY.chatter} else 1 + (i::bigint * 7919) % ${U} end`)}, 'booking_completed',
-          'チケットが完了しました', 'レビューを書きましょう', '/tickets', case when i % 10 = 0 then null else now() end,
-          now() - (i % 100000) * interval '5 minutes'
-        from generate_series(1, ${sizes.notifications + H.notifications}) as i`
-    );
-    // The heavy seller's subscribers (users 4 on), then pairs (k, k + d) from the rest to sellers.
-    await step(
-      "subscriptions",
-      sql`insert into subscriptions (subscriber_id, subscribee_id, expires_at, created_at, updated_at)
-        select ${userId("3 + i")}, ${userId(String(HEAVY.seller))}, now() + (i % 30 - 5) * interval '1 day', now() - interval '20 days', now()
-        from generate_series(1, ${H.sellerSubscribers}) as i
-        union all
-        select ${userId(`1 + (${S} + i) % ${U}`)}, ${userId(
-        `2 + (i * 31) % (${S} - 1)`
-      )}, now() + (i % 30 - 5) * interval '1 day', now() - interval '20 days', now()
-        from generate_series(1, ${sizes.subscriptions}) as i
-        where (${S} + i) % ${U} <> 1 + (i * 31) % (${S} - 1)
-        on conflict do nothing`
-    );
-    await step(
-      "community members",
-      sql`insert into community_members (community_id, user_id, joined_at)
-        select c.ids[1 + abs(hashint4(i)) % c.n], ${userId(`1 + i % ${U}`)}, now() - (i % 300) * interval '1 day'
-        from generate_series(0, ${
-          sizes.communityMembers - 1
-        }) as i, (select array_agg(id order by id) as ids, count(*)::int as n from communities) as c
-        on conflict do nothing`
-    );
-    await step(
-      "footprints",
-      sql`insert into footprints (visitor_id, visited_id, visited_at)
-        select ${userId(`1 + i % ${U}`)}, ${userId(
-        `1 + (i % ${U} + 1 + i / ${U}) % ${U}`
-      )}, now() - (i % 90) * interval '1 day' - (i % 1440) * interval '1 minute'
-        from generate_series(0, ${sizes.footprints - 1}) as i
-        on conflict do nothing`
-    );
-    // Coin history: a purchase for every user, and years of monthly purchases for the heavy users; the running
-    // balances by window, the wallets from the last row.
-    await step(
-      "coin transactions",
-      sql`insert into coin_transactions (user_id, kind, amount, purchased_after, earned_after, reference, created_at)
-        select user_id, 'purchase', amount, sum(amount) over (partition by user_id order by n), 0, 'bench-order-' || user_id || '-' || n, at
-        from (
-          select ${userId(
-            "i"
-          )} as user_id, 1 as n, 1000 + (i % 10) * 500 as amount, now() - (i % 600) * interval '1 day' as at from generate_series(1, ${U}) as i
+  });
+  await Promise.all([
+    lane(async (step) => {
+      // The listing trigger's work, set-based: search text from title, seller and game (migration 0012's functions). 90 %
+      // active; listing 1, the heavy seller's ticket whose page the bench opens, always (a paused one is a 404 to others).
+      await step(
+        "listings",
+        sql`insert into listings (id, seller_id, game_id, title, price_per_unit, minutes_per_unit, max_units, status, created_at, updated_at, search_text, search_grams)
+          select ${listingId("x.i")}, u.id, g.id, x.title, x.price, x.minutes, 1 + x.i % 8, x.status, x.t, x.t,
+            search.text, gm_bigrams(search.text)
+          from (
+            select i, 1 + (i - 1) % ${S} as seller, ga.ids[1 + floor(power(random(), 1.6) * ga.n)::int] as game,
+              ${pick(TITLE_FIRST, "floor(random() * 1000)::int")} || ' ' || ${pick(TITLE_SECOND, "floor(random() * 1000)::int")} || ${pick(
+          TITLE_THIRD,
+          "floor(random() * 1000)::int"
+        )} as title,
+              ${pick(PRICES, "floor(random() * 1000)::int")} as price, ${pick(MINUTES, "floor(random() * 1000)::int")} as minutes,
+              case when i = 1 or random() < 0.9 then 'active' when random() < 0.5 then 'paused' else 'archived' end as status,
+              now() - random() * interval '180 days' as t
+            from generate_series(1, ${L}) as i, (select array_agg(id order by sort_order) as ids, count(*)::int as n from games) as ga
+          ) as x
+          join users u on u.id = ${userId("x.seller")}
+          join games g on g.id = x.game
+          -- Written once per row (offset 0 keeps the planner from inlining it into both columns).
+          cross join lateral (select gm_search_text(concat_ws(' ', x.title, u.display_name, g.name, g.name_kana)) as text offset 0) as search`
+      );
+      // Completed bookings on four sellers in five; buyers are the users who sell nothing. Then the heavy seller's own:
+      // user 1's first listing, bought by everyone in turn, user 3 most of all; a few still pending with the deadline ahead.
+      await step(
+        "bookings",
+        sql`insert into bookings (${bookingColumns})
+          select b.* from generate_series(1, ${B}) as j,
+            lateral (select 1 + (j::bigint * 7919) % ${L} as li, now() - (1 + (j * 37) % 170) * interval '1 day' - (j % 1440) * interval '1 minute' as t) as s,
+            lateral (${completed("j", listingId("s.li"), userId(`${S + 1} + j % ${U - S}`), "s.t")}) as b
+          where abs(hashint4(((s.li - 1) % ${S})::int)::bigint) % 5 <> 0 and (s.li - 1) % ${S} <> 0`
+      );
+      await step(
+        "bookings of the heavy seller",
+        sql`insert into bookings (${bookingColumns})
+          select b.* from generate_series(${B + 1}::int, ${B + H.sellerBookings}::int) as j,
+            lateral (select now() - (1 + j % 700) * interval '1 day' - (j % 1440) * interval '1 minute' as t) as s,
+            lateral (${completed(
+              "j",
+              listingId("1"),
+              sql`case when j % 4 = 0 then ${userId(String(HEAVY.buyer))} else ${userId(`${S + 1} + j % ${U - S}`)} end`,
+              "s.t"
+            )}) as b`
+      );
+      await step(
+        "pending bookings (deadline ahead)",
+        sql`insert into bookings (id, listing_id, buyer_id, seller_id, title, price_per_unit, minutes_per_unit, units, total_price, total_minutes,
+            desired_start_at, status, accept_deadline_at, idempotency_key, created_at, updated_at)
+          select ${bookingId("j")}, l.id, ${userId(`${S + 1} + j % ${U - S}`)}, l.seller_id, l.title, l.price_per_unit, l.minutes_per_unit, 1,
+            l.price_per_unit, l.minutes_per_unit, now() + interval '3 days', 'pending', now() + interval '1 day', 'bench-' || j, now(), now()
+          from generate_series(${B + H.sellerBookings + 1}::int, ${B + H.sellerBookings + Math.max(10, Math.round(B / 100))}::int) as j
+          join listings l on l.id = ${listingId(`1 + (j * 13) % ${L}`)}
+          where l.seller_id <> ${userId(`${S + 1} + j % ${U - S}`)}`
+      );
+      // Every completed booking reviewed by its buyer; a seller's stars lean on a per-seller base.
+      await step(
+        "reviews",
+        sql`insert into reviews (booking_id, reviewer_id, reviewee_id, rating, comment, created_at)
+          select b.id, b.buyer_id, b.seller_id,
+            greatest(1, least(5, 3 + (('x' || substr(b.seller_id::text, 25))::bit(48)::bigint % 3)::int
+              + case when random() < 0.15 then -2 when random() < 0.3 then -1 when random() < 0.3 then 1 else 0 end)),
+            'ありがとうございました', b.completed_at + interval '1 hour'
+          from bookings b where b.status = 'completed'`
+      );
+      await step(
+        "notifications",
+        sql`insert into notifications (user_id, type, title, body, link, read_at, created_at)
+          select ${userId(`case when i <= ${H.notifications} then ${HEAVY.chatter} else 1 + (i::bigint * 7919) % ${U} end`)}, 'booking_completed',
+            'チケットが完了しました', 'レビューを書きましょう', '/tickets', case when i % 10 = 0 then null else now() end,
+            now() - (i % 100000) * interval '5 minutes'
+          from generate_series(1, ${sizes.notifications + H.notifications}) as i`
+      );
+      await step(
+        "footprints",
+        sql`insert into footprints (visitor_id, visited_id, visited_at)
+          select ${userId(`1 + i % ${U}`)}, ${userId(
+          `1 + (i % ${U} + 1 + i / ${U}) % ${U}`
+        )}, now() - (i % 90) * interval '1 day' - (i % 1440) * interval '1 minute'
+          from generate_series(0, ${sizes.footprints - 1}) as i
+          on conflict do nothing`
+      );
+      // Coin history: a purchase for every user, and years of monthly purchases for the heavy users; the running
+      // balances by window, the wallets from the last row.
+      await step(
+        "coin transactions",
+        sql`insert into coin_transactions (user_id, kind, amount, purchased_after, earned_after, reference, created_at)
+          select user_id, 'purchase', amount, sum(amount) over (partition by user_id order by n), 0, 'bench-order-' || user_id || '-' || n, at
+          from (
+            select ${userId(
+              "i"
+            )} as user_id, 1 as n, 1000 + (i % 10) * 500 as amount, now() - (i % 600) * interval '1 day' as at from generate_series(1, ${U}) as i
+            union all
+            select ${userId("h")}, 1 + n, 500, now() - n * interval '4 hours' from generate_series(1, 3) as h, generate_series(1, ${H.coinHistory}) as n
+          ) as t`
+      );
+      await step(
+        "coin wallets",
+        sql`insert into coin_wallets (user_id, purchased, earned)
+          select user_id, sum(amount), 0 from coin_transactions group by user_id`
+      );
+    }),
+    lane(async (step) => {
+      await step(
+        "posts",
+        sql`insert into posts (author_id, content, is_public, community_id, created_at)
+          select ${userId(`case when i % 2000 = 0 then 1 else 1 + floor(random() * ${U})::int end`)},
+            ${pick(POST_WORDS, "floor(random() * 1000)::int")} || ' ' || ${pick(POST_WORDS, "floor(random() * 1000)::int")} || ' #' || i,
+            random() >= 0.1,
+            case when random() < 0.2 and c.n > 0 then c.ids[1 + floor(random() * c.n)::int] end,
+            date_trunc('milliseconds', now() - random() * interval '365 days')
+          from generate_series(1, ${sizes.posts}) as i, (select array_agg(id) as ids, count(*)::int as n from communities) as c`
+      );
+      // Rooms: the heavy room (user 2 and nine others), user 2's thousand direct rooms, then direct rooms of pairs
+      // (k, k + d) that never repeat.
+      await step(
+        "chat rooms",
+        sql`insert into chat_rooms (id, type, name, direct_key, created_at, last_activity_at)
+          select ${roomId("i")}, case when i = ${HEAVY_ROOM} then 'GROUP' else 'DIRECT' end, case when i = ${HEAVY_ROOM} then '常連グループ' end,
+            case when i = ${HEAVY_ROOM} then null
+              else least(p.a::text collate "C", p.b::text collate "C") || ':' || greatest(p.a::text collate "C", p.b::text collate "C") end,
+            now() - (1 + i % 400) * interval '1 day', now() - (1 + i % 400) * interval '1 day'
+          from generate_series(1, ${R}) as i,
+            lateral (select case when i <= ${1 + H.rooms} then ${userId(String(HEAVY.chatter))} else ${userId(`1 + (i - 1) % ${U}`)} end as a,
+              case when i <= ${1 + H.rooms} then ${userId(`3 + i`)} else ${userId(
+          `1 + ((i - 1) % ${U} + 1 + (i - 1) / ${U} + 3) % ${U}`
+        )} end as b) as p
+          on conflict do nothing`
+      );
+      await step(
+        "chat participants",
+        sql`insert into chat_participants (room_id, user_id, joined_at)
+          select r.id, unnest(case when r.type = 'GROUP' then array(select ${userId("k")} from generate_series(${HEAVY.chatter}::int, ${
+          HEAVY.chatter + 9
+        }::int) as k)
+            else array[split_part(r.direct_key, ':', 1)::uuid, split_part(r.direct_key, ':', 2)::uuid] end), r.created_at
+          from chat_rooms r where r.id::text like '00000000-0000-4000-b000-%'`
+      );
+      // Messages: the heavy room's first, then the rest spread over every room, each from one of its participants.
+      await step(
+        "chat messages",
+        sql`insert into chat_messages (room_id, sender_id, content, created_at)
+          select r, s, ${pick(CHAT_WORDS, "j")}, now() - (${sizes.messages + H.roomMessages} - j) * interval '2 seconds'
+          from (
+            select j, case when j <= ${H.roomMessages} then ${roomId(String(HEAVY_ROOM))} else ${roomId(`2 + (j::bigint * 7919) % ${R - 1}`)} end as r
+            from generate_series(1, ${sizes.messages + H.roomMessages}) as j
+          ) as m
+          cross join lateral (select p.user_id as s from chat_participants p where p.room_id = m.r order by p.user_id offset (m.j % 2) limit 1) as sender`
+      );
+      // Each room's newest message, found once for both updates below (a temporary table: gone with the connection).
+      await step(
+        "chat rooms' newest messages",
+        sql`create temporary table newest_messages as select room_id, max(id) as id, max(created_at) as at from chat_messages group by room_id`
+      );
+      await step("chat rooms' last activity", sql`update chat_rooms r set last_activity_at = last.at from newest_messages last where last.room_id = r.id`);
+      await step(
+        "chat read marks",
+        sql`update chat_participants p set last_read_message_id = greatest(0, last.id - abs(hashtext(p.user_id::text)) % 3)
+          from newest_messages as last where last.room_id = p.room_id`
+      );
+      // The heavy seller's subscribers (users 4 on), then pairs (k, k + d) from the rest to sellers.
+      await step(
+        "subscriptions",
+        sql`insert into subscriptions (subscriber_id, subscribee_id, expires_at, created_at, updated_at)
+          select ${userId("3 + i")}, ${userId(String(HEAVY.seller))}, now() + (i % 30 - 5) * interval '1 day', now() - interval '20 days', now()
+          from generate_series(1, ${H.sellerSubscribers}) as i
           union all
-          select ${userId("h")}, 1 + n, 500, now() - n * interval '4 hours' from generate_series(1, 3) as h, generate_series(1, ${H.coinHistory}) as n
-        ) as t`
-    );
-    await step(
-      "coin wallets",
-      sql`insert into coin_wallets (user_id, purchased, earned)
-        select user_id, sum(amount), 0 from coin_transactions group by user_id`
-    );
+          select ${userId(`1 + (${S} + i) % ${U}`)}, ${userId(
+          `2 + (i * 31) % (${S} - 1)`
+        )}, now() + (i % 30 - 5) * interval '1 day', now() - interval '20 days', now()
+          from generate_series(1, ${sizes.subscriptions}) as i
+          where (${S} + i) % ${U} <> 1 + (i * 31) % (${S} - 1)
+          on conflict do nothing`
+      );
+      await step(
+        "community members",
+        sql`insert into community_members (community_id, user_id, joined_at)
+          select c.ids[1 + abs(hashint4(i)) % c.n], ${userId(`1 + i % ${U}`)}, now() - (i % 300) * interval '1 day'
+          from generate_series(0, ${
+            sizes.communityMembers - 1
+          }) as i, (select array_agg(id order by id) as ids, count(*)::int as n from communities) as c
+          on conflict do nothing`
+      );
+    }),
+  ]);
 
-    // What the triggers and the app keep, written once.
-    await sql`set session_replication_role = origin`.execute(conn);
-    await step(
-      "users' rating totals",
-      sql`update users u set rating_count = r.n, rating_sum = r.total
-        from (select reviewee_id, count(*)::int as n, sum(rating)::int as total from reviews group by reviewee_id) r where r.reviewee_id = u.id`
-    );
-    await step(
-      "listings' seller ratings",
-      sql`update listings l set seller_rating_count = u.rating_count, seller_rating = round(u.rating_sum::numeric / u.rating_count, 2)
-        from users u where u.id = l.seller_id and u.rating_count > 0`
-    );
-    await step(
-      "communities' member counts",
-      sql`update communities c set members_count = m.n from (select community_id, count(*)::int as n from community_members group by community_id) m where m.community_id = c.id`
-    );
+  // What the triggers and the app keep, written once (with the triggers on again).
+  await lane(
+    async (step) => {
+      await step(
+        "users' rating totals",
+        sql`update users u set rating_count = r.n, rating_sum = r.total
+          from (select reviewee_id, count(*)::int as n, sum(rating)::int as total from reviews group by reviewee_id) r where r.reviewee_id = u.id`
+      );
+      await step(
+        "listings' seller ratings",
+        sql`update listings l set seller_rating_count = u.rating_count, seller_rating = round(u.rating_sum::numeric / u.rating_count, 2)
+          from users u where u.id = l.seller_id and u.rating_count > 0`
+      );
+      await step(
+        "listings' online sellers",
+        sql`update listings l set seller_online = true from users u where u.id = l.seller_id and u.online_announced`
+      );
+      await step(
+        "communities' member counts",
+        sql`update communities c set members_count = m.n from (select community_id, count(*)::int as n from community_members group by community_id) m where m.community_id = c.id`
+      );
+    },
+    { triggers: true }
+  );
 
-    for (const table of BIG_TABLES) {
-      const own = indexes.filter((index) => index.table === table);
-      if (!own.length) continue;
-      const started = performance.now();
-      for (const index of own) await sql.raw(index.definition).execute(conn);
-      const seconds = (performance.now() - started) / 1000;
-      timings.push({
-        label: `${table}: ${own.length} indexes built`,
-        rows: 0,
-        seconds,
-      });
-      log(`  ${table}: ${own.length} indexes built, ${seconds.toFixed(1)} s`);
-    }
-    const started = performance.now();
-    await sql`vacuum analyze`.execute(conn);
-    const seconds = (performance.now() - started) / 1000;
-    timings.push({ label: "VACUUM ANALYZE", rows: 0, seconds });
-    log(`  VACUUM ANALYZE: ${seconds.toFixed(1)} s`);
+  // The big tables' indexes built again, then vacuumed and analysed, the tables dealt out to the two lanes by size.
+  const { rows: bySize } = await sql<{ table: string }>`
+    select relname as table from pg_class where relkind = 'r' and relname in (${sql.join(BIG_TABLES)}) order by pg_total_relation_size(oid) desc`.execute(db);
+  const dealt = [bySize.filter((_, i) => i % 2 === 0), bySize.filter((_, i) => i % 2 === 1)];
+  await timed(`secondary indexes of ${new Set(indexes.map((index) => index.table)).size} tables, built after the load`, () =>
+    Promise.all(
+      dealt.map((tables) =>
+        db.connection().execute(async (conn) => {
+          await sql`set maintenance_work_mem = '1GB'`.execute(conn);
+          for (const { table } of tables) for (const index of indexes.filter((index) => index.table === table)) await sql.raw(index.definition).execute(conn);
+        })
+      )
+    )
+  );
+  await timed("VACUUM ANALYZE", async () => {
+    await Promise.all(
+      dealt.map((tables) =>
+        db.connection().execute(async (conn) => {
+          for (const { table } of tables) await sql`vacuum analyze ${sql.table(table)}`.execute(conn);
+        })
+      )
+    );
+    await sql`analyze`.execute(db);
   });
   return timings;
 }
