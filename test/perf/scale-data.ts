@@ -124,8 +124,7 @@ export async function unreviewedBookings(db: Database, buyers: number[], first: 
   await sql`insert into bookings (${bookingColumns})
     select b.* from unnest(${sql.raw(`array[${buyers.join(", ")}]::int[]`)}) with ordinality as w(buyer, n),
       lateral (${completed(`${first} + w.n`, listingId("1"), userId("w.buyer"), "now() - interval '2 days'")}) as b`.execute(db);
-  const ids = buyers.map((_, n) => bookingIdOf(first + 1 + n));
-  return new Map(buyers.map((buyer, n) => [userIdOf(buyer), ids[n]!]));
+  return new Map(buyers.map((buyer, n) => [userIdOf(buyer), bookingIdOf(first + 1 + n)]));
 }
 
 /** `amount` coins more for each of `users` (user numbers), as a purchase in their ledger: the bench's paid writes. */
