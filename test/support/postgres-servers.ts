@@ -152,8 +152,11 @@ export async function startPrimaryAndReplica(): Promise<PrimaryAndReplica> {
       }
     },
     resumeReplay: async () => void (await query(replicaUrl, "select pg_wal_replay_resume()")),
+    // Measured against the primary's insert position, not its write position (`pg_current_wal_lsn()`): with
+    // synchronous_commit off, a commit returns before its record is written, so the write position can lag behind a
+    // commit the test has seen, and a replica "caught up" to it may still lack that row.
     async caughtUp() {
-      const [{ lsn }] = await query<{ lsn: string }>(primaryUrl, "select pg_current_wal_lsn()::text as lsn");
+      const [{ lsn }] = await query<{ lsn: string }>(primaryUrl, "select pg_current_wal_insert_lsn()::text as lsn");
       const [{ behind }] = await query<{ behind: boolean }>(replicaUrl, `select pg_last_wal_replay_lsn() < '${lsn}'::pg_lsn as behind`);
       return !behind;
     },
