@@ -18,6 +18,8 @@ import * as m0016 from "./0016_moderation_effects";
 import * as m0017 from "./0017_hidden_review_ratings";
 import * as m0018 from "./0018_discord_identities";
 import * as m0019 from "./0019_chat_room_newest_indexes";
+import * as m0020 from "./0020_listing_seller_online";
+import * as m0021 from "./0021_community_newest_members";
 
 /**
  * Every migration, in order. Migrations are imported statically so the bundled server, the
@@ -43,4 +45,6 @@ export const migrations: Record<string, Migration> = {
   "0017_hidden_review_ratings": m0017,
   "0018_discord_identities": m0018,
   "0019_chat_room_newest_indexes": m0019,
+  "0020_listing_seller_online": m0020,
+  "0021_community_newest_members": m0021,
 };

@@ -60,7 +60,7 @@ export async function getCommunity({ db, slug, viewerId }: { db: Database; slug:
       .select(["u.id", "u.display_name", "u.avatar_url"])
       .where("m.community_id", "=", row.id)
       .orderBy("m.joined_at", "desc")
-      .orderBy("u.id")
+      .orderBy("m.user_id")
       .limit(COMMUNITY_MEMBERS_SHOWN)
       .execute(),
     viewerId

@@ -152,6 +152,26 @@ describe("filters", () => {
     }
   });
 
+  it("presence announcing someone gone or back moves their listings, new and old, out of and into the online set", async () => {
+    const announce = (online: boolean) => db().updateTable("users").set({ online_announced: online }).where("id", "=", seller.C!).execute();
+    await announce(false);
+    try {
+      expect(await keys({ online: true })).toEqual(["A1", "A2"]);
+      expect(await keys({})).toEqual(["A1", "A2", "B1", "D1", "C1"]);
+    } finally {
+      await announce(true);
+    }
+    expect(await keys({ online: true })).toEqual(["A1", "A2", "C1"]);
+    // A listing made while its seller is online is in the online set from the start (migration 0020's insert trigger).
+    const online = await db()
+      .selectFrom("listings")
+      .select(["seller_online"])
+      .where("seller_id", "in", [seller.A!, seller.B!, seller.C!])
+      .orderBy("seller_id")
+      .execute();
+    expect(online.filter((row) => row.seller_online)).toHaveLength(3);
+  });
+
   it("listings of someone who blocked the viewer, or whom the viewer blocked, are left out", async () => {
     const viewer = await person("viewer", "見る人");
     await db().insertInto("user_blocks").values({ blocker_id: seller.B!, blocked_id: viewer }).execute();

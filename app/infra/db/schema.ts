@@ -345,6 +345,8 @@ export interface ListingsTable {
   seller_rating_count: ColumnType<number, never, never>;
   search_text: ColumnType<string, never, never>;
   search_grams: ColumnType<string[], never, never>;
+  /** The seller's `online_announced`, kept by triggers (migration 0020) for explore's online-first orders. */
+  seller_online: ColumnType<boolean, never, never>;
   /** Hidden by the operators (issue 27): shown to its author only. */
   hidden_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** Paused by a suspension (migration 0016): lifting it reactivates the listing. */
