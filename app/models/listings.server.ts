@@ -283,34 +283,51 @@ export async function searchListings({
         ? sql`created_at desc, id`
         : sql`seller_rating desc nulls last, created_at desc, id`;
   const hasWords = filters.q.trim() !== "";
-  const page = async (query: (source?: ListingsSource) => Matching, skip: number, take: number) => {
+  // The online sellers' listings, fenced (OFFSET 0) so that a keyword's filter runs on them rather than through the
+  // GIN index, which for a common word would fetch a quarter of all listings to keep the 1 % that are online.
+  const onlineListings = sql<DB["listings"]>`(select * from listings where status = 'active' and seller_online offset 0)`.as("l");
+  /**
+   * Rows `skip` to `skip + take` of `query`. With keywords, first from a prefix of the order (of the online sellers'
+   * listings when `online`); when that is not a full page, from all of them: the GIN index, or the fenced online ones.
+   */
+  const page = async (query: (source?: ListingsSource) => Matching, skip: number, take: number, { online = filters.online } = {}) => {
     if (take <= 0) return [];
-    if (filters.online) return (await query().offset(skip).limit(take).execute()).map(toListing);
     if (hasWords) {
-      const prefix = sql<DB["listings"]>`(select * from listings where status = 'active' order by ${prefixOrder} limit ${KEYWORD_PREFIX_PER_ROW * (skip + take)})`;
+      const prefix = sql<DB["listings"]>`(select * from listings where status = 'active' ${sql.raw(online ? "and seller_online " : "")}order by ${prefixOrder} limit ${
+        KEYWORD_PREFIX_PER_ROW * (skip + take)
+      })`;
       const rows = await query(prefix.as("l")).offset(skip).limit(take).execute();
       if (rows.length === take) return rows.map(toListing);
     }
-    return (await query().offset(skip).limit(take).execute()).map(toListing);
+    return (await query(hasWords && online ? onlineListings : undefined).offset(skip).limit(take).execute()).map(toListing);
   };
 
   let rows: Listing[];
   if (filters.sort === "recommended" && !filters.online) {
-    // How many are online matters only past the first page (where the rest of the order starts); page 0 skips the count.
+    // How many are online before this page matters only past the first page (where the rest of the order starts):
+    // page 0 skips the count, and it stops counting at the offset.
     const { n } =
       offset === 0
         ? { n: 0 }
         : await db
-            .selectFrom(matchingFrom().where(online).clearSelect().select(sql`1`.as("one")).as("m"))
+            .selectFrom(
+              matchingFrom(hasWords ? onlineListings : undefined)
+                .where(online)
+                .clearSelect()
+                .select(sql`1`.as("one"))
+                .limit(offset)
+                .as("m"),
+            )
             .select((eb) => eb.fn.countAll<string>().as("n"))
             .executeTakeFirstOrThrow();
     const onlineCount = Number(n);
-    // Those online come best first from their own index (migration 0020): no prefix needed.
-    const first = (await byRating(matchingFrom().where(online)).offset(offset).limit(pageSize + 1).execute()).map(toListing);
+    // Those online come best first from their own index (migration 0020).
+    const first = await page((source) => byRating(matchingFrom(source).where(online)), offset, pageSize + 1, { online: true });
     const rest = await page(
       (source) => byRating(matchingFrom(source).where(sql<SqlBool>`not ${online}`)),
       Math.max(0, offset - onlineCount),
       pageSize + 1 - first.length,
+      { online: false },
     );
     rows = [...first, ...rest];
   } else {
