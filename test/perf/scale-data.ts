@@ -397,6 +397,10 @@ export async function generateScaleData(db: Database, scale: number, log: (line:
           from users u where u.id = l.seller_id and u.rating_count > 0`
       );
       await step(
+        "listings' online sellers",
+        sql`update listings l set seller_online = true from users u where u.id = l.seller_id and u.online_announced`
+      );
+      await step(
         "communities' member counts",
         sql`update communities c set members_count = m.n from (select community_id, count(*)::int as n from community_members group by community_id) m where m.community_id = c.id`
       );
