@@ -342,12 +342,23 @@ async function sameRequest(db: Database, row: BookingRow, request: { listingId: 
   return ticket!;
 }
 
-/** The caller's bookings as buyer and seller, newest first (GET /api/tickets/all, the management page). */
+/**
+ * The caller's bookings as buyer and seller, newest first (GET /api/tickets/all, the management page). The newest of
+ * each side come from their own index (bookings_buyer_idx, bookings_seller_idx), then merge: with `buyer_id = X or
+ * seller_id = X`, PostgreSQL ORs two bitmaps and sorts every booking of the user (20,000 of a busy seller: 48–66 ms);
+ * this reads at most two pages of the indexes (issue 37). Nobody buys their own ticket, so the sides do not overlap.
+ */
 export async function listTickets({ db, userId, now = new Date() }: { db: Database; userId: string; now?: Date }) {
+  // Each side a derived table of its own: Kysely would apply a bare side's ORDER BY and LIMIT to the whole union.
+  const side = (column: "buyer_id" | "seller_id") =>
+    db
+      .selectFrom((sub) =>
+        sub.selectFrom("bookings").selectAll().where(column, "=", userId).orderBy("created_at", "desc").orderBy("id").limit(TICKETS_ALL_MAX).as("s")
+      )
+      .selectAll();
   const rows = await db
-    .selectFrom("bookings")
+    .selectFrom(side("buyer_id").unionAll(side("seller_id")).as("b"))
     .selectAll()
-    .where((eb) => eb.or([eb("buyer_id", "=", userId), eb("seller_id", "=", userId)]))
     .orderBy("created_at", "desc")
     .orderBy("id")
     .limit(TICKETS_ALL_MAX)

@@ -480,6 +480,14 @@ describe(`bookings on ${testEngine}`, () => {
     expect(seen?.actions.find((a) => a.action === "accept")).toMatchObject({ allowed: true, reason: null });
     expect(seen?.buyer).toEqual({ uid: buyer, displayName: expect.any(String), avatar: null, rating: { average: null, count: 0 } });
     expect((await listUpcoming({ db: h.db(), userId: buyer, now: at(MIN) })).map((t) => t.id)).toEqual([second.id]);
+    // A seller who also buys: both sides in one list, newest first (each side is read from its own index, then merged).
+    await buy(seller, 1000);
+    const back = (await book(seller, await newListing(buyer), { now: at(MIN / 2) })).ticket;
+    expect((await listTickets({ db: h.db(), userId: seller, now: at(MIN) })).map((t) => [t.id, t.isSeller])).toEqual([
+      [second.id, true],
+      [back.id, false],
+      [first.id, true],
+    ]);
   });
 
   it("turns 30 concurrent purchases by a buyer who can afford 5 into exactly 5 bookings", async () => {
