@@ -20,6 +20,7 @@ import * as m0018 from "./0018_discord_identities";
 import * as m0019 from "./0019_chat_room_newest_indexes";
 import * as m0020 from "./0020_listing_seller_online";
 import * as m0021 from "./0021_community_newest_members";
+import * as m0022 from "./0022_presence_heartbeat_hot";
 
 /**
  * Every migration, in order. Migrations are imported statically so the bundled server, the
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   "0019_chat_room_newest_indexes": m0019,
   "0020_listing_seller_online": m0020,
   "0021_community_newest_members": m0021,
+  "0022_presence_heartbeat_hot": m0022,
 };
