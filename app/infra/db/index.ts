@@ -69,6 +69,13 @@ const INT8_OID = 20;
 // bigint columns and count(*) come back as JS numbers on both engines; every amount we store is far below 2^53.
 const parseInt8 = (value: string) => Number(value);
 
+/**
+ * Settings of every session the app opens (ADR 042): no parallel workers. The app's queries are short and read
+ * indexes; a parallel plan adds a worker process to start, and on a busy 2-core machine the leader waited 95 ms for
+ * a worker to finish 3 ms of work (bench:scale at SCALE=10: the unread count and the room list, 100 ms each).
+ */
+export const SESSION_OPTIONS = "-c max_parallel_workers_per_gather=0";
+
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   let db: Database;
   let engine: DatabaseEngine;
@@ -80,6 +87,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     engine = "postgres";
     const pool = new pg.Pool({
       connectionString: options.url,
+      options: SESSION_OPTIONS,
       max: options.poolMax ?? 10,
       types: {
         getTypeParser: ((oid: number, format?: "text" | "binary") =>

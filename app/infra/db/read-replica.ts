@@ -14,7 +14,7 @@ import {
 import pg from "pg";
 import { log } from "~/infra/logger.server";
 import { READ_REPLICA } from "~/lib/constants";
-import { slowQueryLogger, type SlowQueryLog } from "./index";
+import { SESSION_OPTIONS, slowQueryLogger, type SlowQueryLog } from "./index";
 import type { Database, DB } from "./schema";
 
 /**
@@ -63,7 +63,7 @@ const isConnectionError = (error: unknown) => {
 const isRetryable = (error: unknown) => isConnectionError(error) || (error as { code?: string })?.code === "40001";
 
 export async function openReadReplica({ url, primary, poolMax = 10, slowQuery }: ReadReplicaOptions): Promise<ReadReplica> {
-  const pool = new pg.Pool({ connectionString: url, max: poolMax, connectionTimeoutMillis: READ_REPLICA.connectTimeoutMs });
+  const pool = new pg.Pool({ connectionString: url, options: SESSION_OPTIONS, max: poolMax, connectionTimeoutMillis: READ_REPLICA.connectTimeoutMs });
   let up = false;
   let freshAsOf: number | undefined;
   const markDown = (error: unknown) => {
