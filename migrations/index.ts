@@ -21,6 +21,7 @@ import * as m0019 from "./0019_chat_room_newest_indexes";
 import * as m0020 from "./0020_listing_seller_online";
 import * as m0021 from "./0021_community_newest_members";
 import * as m0022 from "./0022_presence_heartbeat_hot";
+import * as m0023 from "./0023_posts_gallery_index";
 
 /**
  * Every migration, in order. Migrations are imported statically so the bundled server, the
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   "0020_listing_seller_online": m0020,
   "0021_community_newest_members": m0021,
   "0022_presence_heartbeat_hot": m0022,
+  "0023_posts_gallery_index": m0023,
 };
