@@ -98,11 +98,13 @@ test("a seller registers a ticket, a buyer books it, the seller accepts and star
   await expect(sellerPage.getByTestId("toast").filter({ hasText: "取引を承認しました" })).toBeVisible();
   await expect(card(sellerPage, title)).toContainText("予約確定");
   await card(sellerPage, title).getByRole("button", { name: "開始する" }).click();
+  // The buyer's live toast leaves after 3 s: watched for from the click on, beside the seller's checks.
+  const buyerHears = expect(buyerPage.getByTestId("toast").filter({ hasText: `「${title}」が開始されました` })).toBeVisible();
   await expect(card(sellerPage, title)).toContainText("プレイ中");
   // The seller cannot complete before the end, and the page says from when.
   await expect(card(sellerPage, title).getByRole("list", { name: "今はできない操作" })).toContainText("完了する：終了時刻");
 
-  await expect(buyerPage.getByTestId("toast").filter({ hasText: `「${title}」が開始されました` })).toBeVisible();
+  await buyerHears;
   await expect(card(buyerPage, title)).toContainText("プレイ中");
   await expect(card(buyerPage, title).getByRole("button", { name: "延長する" })).toBeVisible();
   await card(buyerPage, title).getByRole("button", { name: "参加しました" }).click();
