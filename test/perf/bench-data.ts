@@ -14,6 +14,9 @@ export const userIdOf = idNumber("8000");
 export const listingIdOf = idNumber("9000");
 export const bookingIdOf = idNumber("a000");
 export const roomIdOf = idNumber("b000");
+/** The mail address of user number `i` (an SQL expression), and of a user id in JavaScript: the bench's accounts. */
+export const userEmail = (i: string) => sql.raw(`('bench-' || lpad(to_hex(${i}), 12, '0') || '@example.jp')`);
+export const userEmailOf = (uid: string) => `bench-${uid.slice(-12)}@example.jp`;
 
 const pgArray = (values: readonly (string | number)[]) => `array[${values.map((v) => (typeof v === "number" ? v : `'${v}'`)).join(", ")}]`;
 /** One of `values`, chosen by the SQL expression `index`. */

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { hashPassword } from "../../app/infra/auth/passwords";
 import type { Database } from "../../app/infra/db";
+import { userEmailOf } from "./bench-data";
 
 /** Node's flags in `npm start` (how production runs the server), so that the benches measure the same process. */
 function startFlags() {
@@ -80,7 +81,7 @@ export async function startBuiltServer(
  * the cookies (and keeps what the response sets), for pages and the API alike.
  */
 export async function signInBenchUser(db: Database, base: string, uid: string) {
-  const email = `bench-${uid.slice(-12)}@example.jp`;
+  const email = userEmailOf(uid);
   const password = "bench-password-42";
   await db
     .insertInto("auth_users")

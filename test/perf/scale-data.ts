@@ -22,6 +22,7 @@ import {
   TITLE_FIRST,
   TITLE_SECOND,
   TITLE_THIRD,
+  userEmail,
   userId,
   userIdOf,
 } from "./bench-data";
@@ -197,12 +198,12 @@ export async function generateScaleData(db: Database, scale: number, log: (line:
   for (const key of randomKeys) await sql`alter table ${sql.table(key.table)} drop constraint ${sql.id(key.name)}`.execute(db);
   indexes.push(...randomKeys);
   await lane(async (step) => {
-    // ~1 % online now (presence's own columns); everyone else seen days ago. Each with the mail address their
-    // account would have (signInBenchUser's), so that the mail jobs (the chat digest) have someone to write to.
+    // ~1 % online now (presence's own columns); everyone else seen days ago. Each with their account's mail address,
+    // so that the mail jobs (the chat digest) have someone to write to.
     await step(
       "users",
       sql`insert into users (id, email, display_name, created_at, last_seen_at, online_announced)
-        select ${userId("i")}, 'bench-' || lpad(to_hex(i), 12, '0') || '@example.jp',
+        select ${userId("i")}, ${userEmail("i")},
           ${pick(NAME_FIRST, "abs(hashint4(i)::bigint)")} || ${pick(
         NAME_SECOND,
         "abs(hashint4(i + 1000003)::bigint)"
@@ -218,11 +219,10 @@ export async function generateScaleData(db: Database, scale: number, log: (line:
       // The listing trigger's work, set-based: search text from title, seller and game (migration 0012's functions),
       // computed per part and joined, as the trigger's whole would be: the parts are apart by a space, which the
       // normalisation keeps and which no two-character piece holds. So each title (1,152 of them), seller and game
-      // is normalised once instead of once per listing (2M at SCALE=10: 200 s of one core). `listing search text`
-      // below checks a sample against the trigger's own functions. 90 % active; listing 1, the heavy seller's ticket
-      // whose page the bench opens, always (a paused one is a 404 to others).
-      // Three small tables keyed by number, each joined by its key (hash joins: one table of mixed parts let the
-      // planner misjudge the join and scan it per listing).
+      // is normalised once instead of once per listing (2M at SCALE=10: 200 s of one core), in three small tables
+      // keyed by number and joined by their keys (one table of mixed parts misled the planner into scanning it per
+      // listing). A sample is checked against the trigger's own functions below. 90 % active; listing 1, the heavy
+      // seller's ticket whose page the bench opens, always (a paused one is a 404 to others).
       const parts = (name: string, rows: RawBuilder<unknown>) =>
         step(`listings' ${name} normalised`, sql`create temporary table ${sql.id(`${name}_parts`)} as ${rows}`).then(() =>
           step(`listings' ${name} keyed`, sql`alter table ${sql.id(`${name}_parts`)} add primary key (n)`)
@@ -245,7 +245,7 @@ export async function generateScaleData(db: Database, scale: number, log: (line:
             concat_ws(' ', nullif(t.text, ''), nullif(s.text, ''), nullif(g.text, '')),
             array(select distinct piece from unnest(t.grams || s.grams || g.grams) as piece order by piece)
           from (
-            select i, 1 + (i - 1) % ${S} as seller, 1 + floor(power(random(), 1.6) * ${sql.raw("(select count(*) from games)")})::int as game,
+            select i, 1 + (i - 1) % ${S} as seller, 1 + floor(power(random(), 1.6) * (select count(*) from games))::int as game,
               floor(random() * ${TITLE_FIRST.length})::int * 1000 + floor(random() * ${TITLE_SECOND.length})::int * 10
                 + floor(random() * ${TITLE_THIRD.length})::int as title,
               ${pick(PRICES, "floor(random() * 1000)::int")} as price, ${pick(MINUTES, "floor(random() * 1000)::int")} as minutes,
@@ -361,22 +361,19 @@ export async function generateScaleData(db: Database, scale: number, log: (line:
           from generate_series(1, ${sizes.posts}) as i, (select array_agg(id) as ids, count(*)::int as n from communities) as c`
       );
       // Rooms: the heavy room (user 2 and nine others), user 2's thousand direct rooms, then direct rooms of pairs
-      // (k, k + d) that never repeat.
-      // Room `i`'s two people (user numbers): the heavy chatter and user 3 + i in their thousand rooms, else (k, k + d).
-      // Rooms are written after their messages, with their last activity and read marks from them, rather than
-      // updated afterwards (2M rooms and 4M participants rewritten: 100 s).
-      const pair = (i: string) => ({
-        a: `case when ${i} <= ${1 + H.rooms} then ${HEAVY.chatter} else 1 + (${i} - 1) % ${U} end`,
-        b: `case when ${i} <= ${1 + H.rooms} then 3 + ${i} else 1 + ((${i} - 1) % ${U} + 1 + (${i} - 1) / ${U} + 3) % ${U} end`,
-      });
+      // (k, k + d). Rooms are written after their messages, with their last activity and read marks from them, rather
+      // than updated afterwards (2M rooms and 4M participants rewritten: 100 s). `pair(i)`: room i's two people as
+      // user numbers `a` and `b`, a lateral subquery.
+      const pair = (i: string) =>
+        sql.raw(`lateral (select case when ${i} <= ${1 + H.rooms} then ${HEAVY.chatter} else 1 + (${i} - 1) % ${U} end as a,
+          case when ${i} <= ${1 + H.rooms} then 3 + ${i} else 1 + ((${i} - 1) % ${U} + 1 + (${i} - 1) / ${U} + 3) % ${U} end as b) as p`);
       // A pair that comes again (one of the chatter's rooms among the others) makes no second room.
       await step(
         "chat rooms not made (a pair again)",
         sql`create temporary table rooms_not_made as
           select i from (
-            select i, row_number() over (partition by least(${sql.raw(pair("i").a)}, ${sql.raw(pair("i").b)}),
-              greatest(${sql.raw(pair("i").a)}, ${sql.raw(pair("i").b)}) order by i) as nth
-            from generate_series(1, ${R}) as i where i <> ${HEAVY_ROOM}
+            select i, row_number() over (partition by least(p.a, p.b), greatest(p.a, p.b) order by i) as nth
+            from generate_series(1, ${R}) as i, ${pair("i")} where i <> ${HEAVY_ROOM}
           ) as pairs where nth > 1`
       );
       // Messages: the heavy room's first, then the rest spread over every room, each from one of its people (the
@@ -386,12 +383,12 @@ export async function generateScaleData(db: Database, scale: number, log: (line:
         "chat messages",
         sql`insert into chat_messages (room_id, sender_id, content, created_at)
           select ${roomId("m.r")}, ${userId(`case when m.r = ${HEAVY_ROOM} then ${HEAVY.chatter} + m.j % 2
-              when m.j % 2 = 0 then least(${pair("m.r").a}, ${pair("m.r").b}) else greatest(${pair("m.r").a}, ${pair("m.r").b}) end`)},
+              when m.j % 2 = 0 then least(p.a, p.b) else greatest(p.a, p.b) end`)},
             ${pick(CHAT_WORDS, "m.j")}, now() - (${sizes.messages + H.roomMessages} - m.j) * interval '2 seconds'
           from (
             select j, case when j <= ${H.roomMessages} then ${HEAVY_ROOM} else 2 + (j::bigint * 7919) % ${R - 1} end as r
             from generate_series(1, ${sizes.messages + H.roomMessages}) as j
-          ) as m
+          ) as m, ${pair("m.r")}
           where m.r not in (select i from rooms_not_made)`
       );
       // Each room's newest message, found once for both below (a temporary table: gone with the connection).
@@ -404,10 +401,11 @@ export async function generateScaleData(db: Database, scale: number, log: (line:
         sql`insert into chat_rooms (id, type, name, direct_key, created_at, last_activity_at)
           select ${roomId("i")}, case when i = ${HEAVY_ROOM} then 'GROUP' else 'DIRECT' end, case when i = ${HEAVY_ROOM} then '常連グループ' end,
             case when i = ${HEAVY_ROOM} then null
-              else least(p.a::text collate "C", p.b::text collate "C") || ':' || greatest(p.a::text collate "C", p.b::text collate "C") end,
-            p.created_at, coalesce(last.at, p.created_at)
+              else least(who.a::text collate "C", who.b::text collate "C") || ':' || greatest(who.a::text collate "C", who.b::text collate "C") end,
+            who.created_at, coalesce(last.at, who.created_at)
           from generate_series(1, ${R}) as i
-          cross join lateral (select ${userId(pair("i").a)} as a, ${userId(pair("i").b)} as b, now() - (1 + i % 400) * interval '1 day' as created_at) as p
+          cross join ${pair("i")}
+          cross join lateral (select ${userId("p.a")} as a, ${userId("p.b")} as b, now() - (1 + i % 400) * interval '1 day' as created_at) as who
           left join newest_messages as last on last.room_id = ${roomId("i")}
           where i not in (select i from rooms_not_made)`
       );
