@@ -35,8 +35,10 @@ test("with JavaScript: the dialog previews the image, refuses a file that is not
   await expect(dialog.getByText("28/500")).toBeVisible();
   expect(await axeViolations(page), "the open dialog").toEqual([]);
   await send.click();
+  // The toast leaves after 3 s: watched for from the click on, beside the dialog closing.
+  const toast = expect(page.getByTestId("toast").filter({ hasText: "投稿しました" })).toBeVisible();
   await expect(dialog).toBeHidden();
-  await expect(page.getByTestId("toast").filter({ hasText: "投稿しました" })).toBeVisible();
+  await toast;
 
   const mine = page.getByTestId("post").filter({ hasText: "新しいスキンを手に入れた！" }).first();
   await expect(mine).toContainText("今夜一緒に遊べる人いますか？");

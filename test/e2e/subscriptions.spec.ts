@@ -25,9 +25,11 @@ test("a fan sees a locked post, subscribes from the profile after a confirmation
   await expect(confirmation).toContainText("1,000コイン");
   await expect(confirmation).toContainText("700コイン");
   await page.getByRole("button", { name: "300コインでサブスクする" }).click();
+  // The toast leaves after 3 s: watched for from the click on, beside the navigation.
+  const toast = expect(page.getByTestId("toast").filter({ hasText: "サブスクしました" })).toBeVisible();
 
   await expect(page).toHaveURL(`/u/${creator.id}/posts`);
-  await expect(page.getByTestId("toast").filter({ hasText: "サブスクしました" })).toBeVisible();
+  await toast;
   await expect(page.getByText("サブスク限定：今週の立ち回り")).toBeVisible();
   await expect(page.getByTestId("locked-post")).toHaveCount(0);
   await expect(page.getByTestId("coin-balance")).toHaveText("700");

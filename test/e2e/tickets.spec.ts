@@ -53,8 +53,11 @@ async function bookTicket(page: Page, path: string, { price }: { price: number }
   await expect(page.getByRole("row", { name: /^枠数/ })).toContainText("2枠（1時間）");
   await expect(page.getByRole("row", { name: /^お支払い/ })).toContainText(`${(price * 2).toLocaleString("ja-JP")}コイン`);
   await page.getByRole("button", { name: `${(price * 2).toLocaleString("ja-JP")}コインで購入する` }).click();
+  // The flash toast lasts 3 s (JavaScript removes it, or CSS fades it): watched for from the click on, and checked in
+  // the page rather than on the screen, so a slow navigation cannot outlast it.
+  const toast = expect(page.getByTestId("toast").filter({ hasText: "チケットを購入しました" })).toBeAttached();
   await expect(page).toHaveURL("/settings/ticket-management");
-  await expect(page.getByTestId("toast").filter({ hasText: "チケットを購入しました" })).toBeVisible();
+  await toast;
 }
 
 const card = (page: Page, title: string) => page.getByRole("article", { name: title });
