@@ -22,6 +22,8 @@ import * as m0020 from "./0020_listing_seller_online";
 import * as m0021 from "./0021_community_newest_members";
 import * as m0022 from "./0022_presence_heartbeat_hot";
 import * as m0023 from "./0023_posts_gallery_index";
+import * as m0024 from "./0024_chat_digest_marks";
+import * as m0025 from "./0025_subscription_reminder_index";
 
 /**
  * Every migration, in order. Migrations are imported statically so the bundled server, the
@@ -51,4 +53,6 @@ export const migrations: Record<string, Migration> = {
   "0021_community_newest_members": m0021,
   "0022_presence_heartbeat_hot": m0022,
   "0023_posts_gallery_index": m0023,
+  "0024_chat_digest_marks": m0024,
+  "0025_subscription_reminder_index": m0025,
 };

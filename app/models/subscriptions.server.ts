@@ -214,41 +214,45 @@ export async function countSubscribers({ db, subscribeeId, now = new Date() }: {
 
 /**
  * The sweeper's job: a reminder to each subscriber whose subscription ends within 3 days, once per expiry (a renewal
- * moves the expiry, and that one is reminded in its turn). Rows are claimed with SKIP LOCKED, each in its own
- * transaction with its notification, so two sweepers never remind twice.
+ * moves the expiry, and that one is reminded in its turn). Up to SWEEP_BATCH rows are claimed with SKIP LOCKED in
+ * one transaction with their notifications, so two sweepers never remind twice. (One row per transaction, as it was,
+ * made a pass of 100 reminders 300–530 ms; a subscription of 5M at SCALE=10 enters its last 3 days every second or so.)
  */
 export const subscriptionReminderJob = {
   name: "subscription reminder",
   async run({ db, realtime, now }: { db: Database; realtime: Realtime; now: Date }) {
-    let done = 0;
-    for (; done < SWEEP_BATCH; done++) {
-      const pending = await db.transaction().execute(async (trx: Trx) => {
-        const due = await trx
-          .selectFrom("subscriptions as s")
-          .innerJoin("users as u", "u.id", "s.subscribee_id")
-          .select(["s.id", "s.subscriber_id", "s.subscribee_id", "s.expires_at", "u.display_name"])
-          .where("s.expires_at", ">", now)
-          .where("s.expires_at", "<=", new Date(now.getTime() + SUBSCRIPTION_REMINDER_BEFORE_MS))
-          .where((eb) => eb.or([eb("s.reminded_expires_at", "is", null), eb("s.reminded_expires_at", "<>", eb.ref("s.expires_at"))]))
-          .orderBy("s.expires_at")
-          .limit(1)
-          .forUpdate("s")
-          .skipLocked()
-          .executeTakeFirst();
-        if (!due) return null;
-        await trx.updateTable("subscriptions").set({ reminded_expires_at: due.expires_at }).where("id", "=", due.id).execute();
-        const reminder: NotificationInput = {
-          userId: due.subscriber_id,
+    const pending = await db.transaction().execute(async (trx: Trx) => {
+      const due = await trx
+        .selectFrom("subscriptions as s")
+        .innerJoin("users as u", "u.id", "s.subscribee_id")
+        .select(["s.id", "s.subscriber_id", "s.subscribee_id", "s.expires_at", "u.display_name"])
+        .where("s.expires_at", ">", now)
+        .where("s.expires_at", "<=", new Date(now.getTime() + SUBSCRIPTION_REMINDER_BEFORE_MS))
+        // As migration 0025's partial index says it, so that the index (of the expiries not reminded yet) is used.
+        .where(sql<boolean>`s.reminded_expires_at is distinct from s.expires_at`)
+        .orderBy("s.expires_at")
+        .limit(SWEEP_BATCH)
+        .forUpdate("s")
+        .skipLocked()
+        .execute();
+      if (due.length === 0) return [];
+      await trx
+        .updateTable("subscriptions")
+        .set({ reminded_expires_at: sql`expires_at` })
+        .where("id", "in", due.map((row) => row.id))
+        .execute();
+      const reminders = due.map(
+        (row): NotificationInput => ({
+          userId: row.subscriber_id,
           type: "subscription_expiring",
-          title: messages.subscriptions.expiringTitle(due.display_name),
-          body: messages.subscriptions.expiringBody(formatDateTime(due.expires_at)),
-          link: `/u/${due.subscribee_id}/subscribe`,
-        };
-        return recordNotifications(trx, [reminder]);
-      });
-      if (!pending) break;
-      publishNotifications(realtime, pending);
-    }
-    return done;
+          title: messages.subscriptions.expiringTitle(row.display_name),
+          body: messages.subscriptions.expiringBody(formatDateTime(row.expires_at)),
+          link: `/u/${row.subscribee_id}/subscribe`,
+        }),
+      );
+      return recordNotifications(trx, reminders);
+    });
+    publishNotifications(realtime, pending);
+    return pending.length;
   },
 };

@@ -113,6 +113,34 @@ describe.each(engines)("on %s", (engine) => {
     for (const name of [...names].reverse()) await migrations[name]!.up(db);
   });
 
+  it("0024 starts the chat digest's marks from the digests already sent", async () => {
+    const { db } = await open();
+    await migrations["0024_chat_digest_marks"]!.down!(db);
+    const [reader, friend] = [crypto.randomUUID(), crypto.randomUUID()];
+    await db.insertInto("users").values([{ id: reader, display_name: "読む人" }, { id: friend, display_name: "ともだち" }]).execute();
+    const [digested, untouched] = [crypto.randomUUID(), crypto.randomUUID()];
+    await db.insertInto("chat_rooms").values([{ id: digested, type: "GROUP", name: "a" }, { id: untouched, type: "GROUP", name: "b" }]).execute();
+    await sql`insert into chat_participants (room_id, user_id) values (${digested}, ${reader}), (${digested}, ${friend}), (${untouched}, ${reader})`.execute(db);
+    const at = (iso: string) => new Date(iso);
+    await db
+      .insertInto("mail_outbox")
+      .values([
+        { kind: "chat_digest", to_address: "r@example.com", user_id: reader, topic: digested, data: JSON.stringify({ lastMessageId: 7 }), created_at: at("2026-11-26T01:00:00Z") },
+        { kind: "chat_digest", to_address: "r@example.com", user_id: reader, topic: digested, data: JSON.stringify({ lastMessageId: 12 }), created_at: at("2026-11-26T03:00:00Z") },
+        { kind: "recovery", to_address: "r@example.com", user_id: reader, topic: untouched, data: JSON.stringify({ lastMessageId: 99 }) },
+      ])
+      .execute();
+    await migrations["0024_chat_digest_marks"]!.up(db);
+    const marks = await db.selectFrom("chat_participants").select(["room_id", "user_id", "digested_message_id", "digested_at"]).execute();
+    const markOf = (room: string, user: string) => marks.find((mark) => mark.room_id === room && mark.user_id === user);
+    expect(markOf(digested, reader)).toMatchObject({ digested_message_id: expect.anything(), digested_at: at("2026-11-26T03:00:00Z") });
+    expect(Number(markOf(digested, reader)!.digested_message_id)).toBe(12);
+    expect(markOf(digested, friend)).toMatchObject({ digested_at: null });
+    expect(Number(markOf(digested, friend)!.digested_message_id)).toBe(0);
+    expect(markOf(untouched, reader)).toMatchObject({ digested_at: null });
+    expect(Number(markOf(untouched, reader)!.digested_message_id)).toBe(0);
+  });
+
   it("reports the queries at least DATABASE_SLOW_QUERY_MS long with their SQL, and their parameters only when asked", async () => {
     const { url } = await open({ migrate: false });
     const reported: Array<{ ms: number; sql: string; parameters: readonly unknown[] }> = [];

@@ -329,13 +329,28 @@ describe(`the chat digest (${testEngine})`, () => {
   }
   const digestsOf = async (member: Member, roomId?: string) =>
     (await outbox(member, "chat_digest")).filter((row) => roomId === undefined || row.topic === roomId);
+  /** Where the digest stands for a member of a room (migration 0024), beside the room's newest message. */
+  const markOf = async (member: Member, roomId: string) => {
+    const mark = await db()
+      .selectFrom("chat_participants")
+      .select(["digested_message_id", "digested_at"])
+      .where("room_id", "=", roomId)
+      .where("user_id", "=", member.id)
+      .executeTakeFirstOrThrow();
+    const newest = await db().selectFrom("chat_messages").select((eb) => eb.fn.max("id").as("id")).where("room_id", "=", roomId).executeTakeFirstOrThrow();
+    return { looked: Number(mark.digested_message_id), newest: Number(newest.id), digestedAt: mark.digested_at };
+  };
 
   it("sends one digest per room within the hour, another room its own, and a second after an hour only for newer messages", async () => {
     const [reader, friend, other] = await Promise.all([createMember(app, "読む人"), createMember(app, "ともだち"), createMember(app, "べつの人")]);
     const room = await roomOf(friend, reader);
     await say(friend, room, "こんにちは", "今日あそべる？", "21時からどう？\n2行目", ...Array.from({ length: CHAT_DIGEST_MESSAGES_MAX }, (_, i) => `メッセージ${i + 1}`));
-    expect(await digest()).toBeGreaterThanOrEqual(1);
+    const firstAt = new Date();
+    expect(await digest(firstAt)).toBeGreaterThanOrEqual(1);
     const [first] = await digestsOf(reader, room);
+    // The mark moved to the room's newest message, at the sweeper's time: the next sweep does not look at the reader
+    // here until a newer message, and an hour has passed.
+    expect(await markOf(reader, room)).toEqual({ looked: (await markOf(reader, room)).newest, newest: expect.any(Number), digestedAt: firstAt });
     const total = 3 + CHAT_DIGEST_MESSAGES_MAX;
     expect(first!.data).toMatchObject({ title: `ともだちさんから未読のメッセージが${total}件あります`, link: `/chat/${room}` });
     const mail = await smtp.waitFor(await addressOf(reader));
@@ -385,6 +400,11 @@ describe(`the chat digest (${testEngine})`, () => {
     expect((await blocker.api(`/api/users/${blocked.id}/block`, { json: {} })).ok).toBe(true);
     await digest();
     for (const member of [online, reads, off, blocker]) expect(await digestsOf(member)).toEqual([]);
+    // The blocker was looked at: the blocked person's message moved their mark, without a digest, so the next sweep
+    // does not count it again. The member online was not looked at: their turn comes once they are away.
+    const blockerMark = await markOf(blocker, blockedRoom);
+    expect(blockerMark).toMatchObject({ looked: blockerMark.newest, digestedAt: null });
+    expect(await markOf(online, await roomOf(sender, online))).toMatchObject({ looked: 0, digestedAt: null });
     // In a group, the blocked person's messages are neither counted nor quoted.
     const group = await blocker.api("/api/chat/rooms", { json: { participantIds: [blocked.id, sender.id], type: "GROUP", name: "週末部" } });
     const groupId = ((await group.json()) as { data: { chatRoom: { id: string } } }).data.chatRoom.id;
@@ -395,6 +415,9 @@ describe(`the chat digest (${testEngine})`, () => {
     expect(row!.data).toMatchObject({ title: "送る人さんから未読のメッセージが1件あります" });
     expect(String(row!.data.body)).toContain("「週末部」のメッセージ");
     expect(String(row!.data.body)).not.toContain("ブロックされた発言");
+    // Away for 10 minutes, the member who was online gets the digest of what came meanwhile.
+    await digest(new Date(Date.now() + MAIL_OFFLINE_AFTER_MS + MIN));
+    expect((await digestsOf(online)).map((digest) => digest.data)).toMatchObject([{ title: "送る人さんから未読のメッセージが1件あります" }]);
   });
 
   it("two sweepers at once write one digest per room", async () => {

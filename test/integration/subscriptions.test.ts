@@ -198,16 +198,25 @@ describe("the reminder 3 days before the expiry", () => {
   it("is sent once, when two sweepers race, and again for the next expiry after a renewal", async () => {
     const { creator, fan } = await creatorAndFan();
     await subscribeTo(fan, creator.id);
+    // Two more fans whose subscriptions end a moment later: one run reminds all three (a batch, not one a run).
+    const others = await Promise.all([createMember(server.app, "ファン2"), createMember(server.app, "ファン3")]);
+    for (const other of others) {
+      await buyCoins(other, 1);
+      await subscribeTo(other, creator.id);
+    }
     const { expires_at } = await db().selectFrom("subscriptions").select("expires_at").where("subscriber_id", "=", fan.id).executeTakeFirstOrThrow();
-    const reminders = () => db().selectFrom("notifications").selectAll().where("user_id", "=", fan.id).where("type", "=", "subscription_expiring").execute();
+    const remindersOf = (userId: string) =>
+      db().selectFrom("notifications").selectAll().where("user_id", "=", userId).where("type", "=", "subscription_expiring").execute();
+    const reminders = () => remindersOf(fan.id);
     const run = (now: Date) => subscriptionReminderJob.run({ db: db(), realtime: server.app.server.realtime, now });
 
     await run(new Date(expires_at.getTime() - SUBSCRIPTION_REMINDER_BEFORE_MS - 1));
     expect(await reminders()).toHaveLength(0);
-    const due = new Date(expires_at.getTime() - SUBSCRIPTION_REMINDER_BEFORE_MS + 1000);
+    const due = new Date(expires_at.getTime() - SUBSCRIPTION_REMINDER_BEFORE_MS + 60_000);
     await Promise.all([run(due), run(due), run(due)]);
     const sent = await reminders();
     expect(sent).toHaveLength(1);
+    for (const other of others) expect(await remindersOf(other.id)).toHaveLength(1);
     expect(sent[0]).toMatchObject({ title: "クリエイターさんのサブスクがまもなく終了します", link: `/u/${creator.id}/subscribe` });
     await run(new Date(expires_at.getTime() - 1000));
     expect(await reminders()).toHaveLength(1);

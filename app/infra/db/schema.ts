@@ -241,6 +241,9 @@ export interface ChatParticipantsTable {
   user_id: string;
   joined_at: CreatedAt;
   last_read_message_id: ColumnType<number, number | undefined, number>;
+  /** The chat digest's marks (chat-digest.server.ts): the newest message it looked at, and its last digest's time. */
+  digested_message_id: ColumnType<number, number | undefined, number>;
+  digested_at: Date | null;
 }
 
 export interface ChatMessagesTable {
