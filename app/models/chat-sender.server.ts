@@ -111,7 +111,8 @@ export async function storeMessages(db: Database, inputs: readonly ChatSendInput
       order by a.i
       returning id, content, message_type, metadata, room_id, sender_id, created_at
     ), room as (
-      update chat_rooms set last_activity_at = m.created_at from message m where chat_rooms.id = m.room_id
+      update chat_rooms set last_activity_at = m.at, last_message_id = greatest(chat_rooms.last_message_id, m.id)
+      from (select room_id, max(created_at) as at, max(id) as id from message group by room_id) m where chat_rooms.id = m.room_id
     ), read_marker as (
       update chat_participants set last_read_message_id = m.id
       from message m where chat_participants.room_id = m.room_id and chat_participants.user_id = m.sender_id

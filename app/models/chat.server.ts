@@ -395,7 +395,11 @@ export async function postDirectNotice(
     .values({ room_id: roomId, sender_id: senderId, content, message_type: messageType, metadata: JSON.stringify(metadata) })
     .returning(["id", "created_at"])
     .executeTakeFirstOrThrow();
-  await trx.updateTable("chat_rooms").set({ last_activity_at: inserted.created_at }).where("id", "=", roomId).execute();
+  await trx
+    .updateTable("chat_rooms")
+    .set({ last_activity_at: inserted.created_at, last_message_id: sql<number>`greatest(last_message_id, ${inserted.id})` })
+    .where("id", "=", roomId)
+    .execute();
   await trx.updateTable("chat_participants").set({ last_read_message_id: inserted.id }).where("room_id", "=", roomId).where("user_id", "=", senderId).execute();
   const row = await messagesQuery(trx).where("m.id", "=", inserted.id).executeTakeFirstOrThrow();
   return { message: toMessage(row), userIds: [senderId, otherId], newRoom: !!created };

@@ -340,6 +340,11 @@ describe(`the chat digest (${testEngine})`, () => {
     const newest = await db().selectFrom("chat_messages").select((eb) => eb.fn.max("id").as("id")).where("room_id", "=", roomId).executeTakeFirstOrThrow();
     return { looked: Number(mark.digested_message_id), newest: Number(newest.id), digestedAt: mark.digested_at };
   };
+  /** Whether the room is still pending for the digest: a member not settled up to its newest message. */
+  const pending = async (roomId: string) => {
+    const room = await db().selectFrom("chat_rooms").select(["last_message_id", "digest_settled_id"]).where("id", "=", roomId).executeTakeFirstOrThrow();
+    return Number(room.last_message_id) > Number(room.digest_settled_id);
+  };
 
   it("sends one digest per room within the hour, another room its own, and a second after an hour only for newer messages", async () => {
     const [reader, friend, other] = await Promise.all([createMember(app, "読む人"), createMember(app, "ともだち"), createMember(app, "べつの人")]);
@@ -404,7 +409,14 @@ describe(`the chat digest (${testEngine})`, () => {
     // does not count it again. The member online was not looked at: their turn comes once they are away.
     const blockerMark = await markOf(blocker, blockedRoom);
     expect(blockerMark).toMatchObject({ looked: blockerMark.newest, digestedAt: null });
-    expect(await markOf(online, await roomOf(sender, online))).toMatchObject({ looked: 0, digestedAt: null });
+    expect(await pending(blockedRoom)).toBe(false);
+    // Nor the member who turned digests off, once: their room is settled too.
+    const offRoom = await roomOf(sender, off);
+    expect(await markOf(off, offRoom)).toMatchObject({ looked: (await markOf(off, offRoom)).newest });
+    expect(await pending(offRoom)).toBe(false);
+    const onlineRoom = await roomOf(sender, online);
+    expect(await markOf(online, onlineRoom)).toMatchObject({ looked: 0, digestedAt: null });
+    expect(await pending(onlineRoom)).toBe(true);
     // In a group, the blocked person's messages are neither counted nor quoted.
     const group = await blocker.api("/api/chat/rooms", { json: { participantIds: [blocked.id, sender.id], type: "GROUP", name: "週末部" } });
     const groupId = ((await group.json()) as { data: { chatRoom: { id: string } } }).data.chatRoom.id;
@@ -418,6 +430,7 @@ describe(`the chat digest (${testEngine})`, () => {
     // Away for 10 minutes, the member who was online gets the digest of what came meanwhile.
     await digest(new Date(Date.now() + MAIL_OFFLINE_AFTER_MS + MIN));
     expect((await digestsOf(online)).map((digest) => digest.data)).toMatchObject([{ title: "送る人さんから未読のメッセージが1件あります" }]);
+    expect(await pending(onlineRoom)).toBe(false);
   });
 
   it("two sweepers at once write one digest per room", async () => {

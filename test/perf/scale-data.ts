@@ -398,11 +398,12 @@ export async function generateScaleData(db: Database, scale: number, log: (line:
       );
       await step(
         "chat rooms",
-        sql`insert into chat_rooms (id, type, name, direct_key, created_at, last_activity_at)
+        sql`insert into chat_rooms (id, type, name, direct_key, created_at, last_activity_at, last_message_id, digest_settled_id)
           select ${roomId("i")}, case when i = ${HEAVY_ROOM} then 'GROUP' else 'DIRECT' end, case when i = ${HEAVY_ROOM} then '常連グループ' end,
             case when i = ${HEAVY_ROOM} then null
               else least(who.a::text collate "C", who.b::text collate "C") || ':' || greatest(who.a::text collate "C", who.b::text collate "C") end,
-            who.created_at, coalesce(last.at, who.created_at)
+            who.created_at, coalesce(last.at, who.created_at), coalesce(last.id, 0),
+            case when last.at < now() - interval '1 hour' then last.id else 0 end
           from generate_series(1, ${R}) as i
           cross join ${pair("i")}
           cross join lateral (select ${userId("p.a")} as a, ${userId("p.b")} as b, now() - (1 + i % 400) * interval '1 day' as created_at) as who
@@ -410,8 +411,8 @@ export async function generateScaleData(db: Database, scale: number, log: (line:
           where i not in (select i from rooms_not_made)`
       );
       // Everyone has read up to the newest message but a few. The chat digest has looked at every room quiet for an
-      // hour, as a sweeper running all along would have (migration 0024's mark): what the last hour left unread is
-      // due, not a year's backlog of digests that a live product never has.
+      // hour and settled it, as a sweeper running all along would have (migration 0024's marks, set in the rooms
+      // above too): what the last hour left unread is due, not a year's backlog of digests that a live product never has.
       await step(
         "chat participants",
         sql`insert into chat_participants (room_id, user_id, joined_at, last_read_message_id, digested_message_id)

@@ -234,6 +234,10 @@ export interface ChatRoomsTable {
   direct_key: string | null;
   created_at: CreatedAt;
   last_activity_at: UpdatedAt;
+  /** The newest message, written with `last_activity_at` by every send. */
+  last_message_id: ColumnType<number, number | undefined, number>;
+  /** Up to which message the chat digest has settled every member (chat-digest.server.ts). */
+  digest_settled_id: ColumnType<number, number | undefined, number>;
 }
 
 export interface ChatParticipantsTable {
