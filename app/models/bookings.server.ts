@@ -82,7 +82,10 @@ export interface Ticket {
   createdAt: string;
   /** Completed and not yet reviewed by the viewer: the review dialog (or page) is offered. */
   canReview: boolean;
-  /** Every action, whether the viewer may take it now, and if not why. */
+  /**
+   * Every action of an open booking, whether the viewer may take it now, and if not why; a closed one (completed or
+   * cancelled) has none, which is what a seller's long history is mostly made of (half of /api/tickets/all's bytes).
+   */
   actions: Array<{
     action: BookingAction;
     label: string;
@@ -147,7 +150,7 @@ function toTicket(row: BookingRow, viewerId: string, people: Map<string, TicketP
     cancelReason: row.cancel_reason,
     createdAt: row.created_at.toISOString(),
     canReview: row.status === "completed" && !reviewed.has(row.id),
-    actions: bookingActionsFor(factsOf(row), role, now.getTime()).map(({ action, label, verdict }) => ({
+    actions: (row.status === "completed" || row.status === "cancelled" ? [] : bookingActionsFor(factsOf(row), role, now.getTime())).map(({ action, label, verdict }) => ({
       action,
       label,
       allowed: verdict.kind === "allowed",

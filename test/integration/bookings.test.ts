@@ -236,6 +236,8 @@ describe(`bookings on ${testEngine}`, () => {
     step = await counts();
     const completed = await act(buyer, id, "complete", at(START + 30 * MIN));
     expect(completed.ticket).toMatchObject({ status: "completed", completedBy: "buyer", completedAt: at(START + 30 * MIN).toISOString() });
+    // Closed, it offers no action, not even a refused one.
+    expect(completed.ticket.actions).toEqual([]);
     // 900 coins less the 20% fee (180) to the seller's earned balance.
     expect(await getBalance(h.db(), seller)).toEqual({ purchased: 0, earned: 720, totalBalance: 720 });
     expect(await ledgerOf(id)).toEqual([
