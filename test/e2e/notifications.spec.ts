@@ -37,13 +37,16 @@ test("a live notification shows a toast for 3 seconds and bumps the bell", async
   await expect(toast).toBeVisible();
   await expect(bell).toHaveAccessibleName("2件の未読通知");
   await expect(page.getByTestId("notification-count")).toHaveText("2");
-  await expect(toast).toBeHidden({ timeout: 6_000 });
+  await expect(toast).toBeHidden({ timeout: 10_000 });
   const times = await page.evaluate(() => (window as unknown as { toastTimes: { added?: number; removed?: number } }).toastTimes);
   expect(times.added).toBeDefined();
   expect(times.removed).toBeDefined();
   const visibleFor = times.removed! - times.added!;
+  // Never early (the timer cannot fire before 3 s); late only by what a starved renderer adds to the timer and the
+  // commit after it: 4,227 ms at worst, seen in CI at load average 12 (3.0–3.3 s in three runs on a quiet machine). The bound sits
+  // half again above that worst case; a toast that never leaves fails at the 10-second wait above.
   expect(visibleFor).toBeGreaterThanOrEqual(2_900);
-  expect(visibleFor).toBeLessThan(4_000);
+  expect(visibleFor).toBeLessThan(6_500);
 
   // The bell leads to the list, where the notification links to the new room.
   await bell.click();
