@@ -964,9 +964,12 @@ async function tableChecksums(app: TestServer) {
     where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not like 'kysely_%'
     order by table_name`.execute(app.database.db);
   // A mail's row changes by itself once sent (server/mail/service.ts): what a request wrote is the mail, not its delivery.
-  // Chat digests are written by the sweeper on its own schedule (ADR 029), never by a request.
+  // Chat digests are written by the sweeper on its own schedule (ADR 029), never by a request, and so are its marks in
+  // the rooms and their members (ADR 043): a pass between the two checksums moves them whatever the request did.
   const rowText: Record<string, string> = {
     mail_outbox: "(case when t.kind = 'chat_digest' then null else (t.id, t.kind, t.to_address, t.user_id, t.topic, t.created_at)::text end)",
+    chat_participants: "(to_jsonb(t) - 'digested_message_id' - 'digested_at')::text",
+    chat_rooms: "(to_jsonb(t) - 'digest_settled_id')::text",
   };
   const columns = tables.map(
     ({ name }) => `(select md5(coalesce(string_agg(${rowText[name] ?? "t::text"}, '|' order by ${rowText[name] ?? "t::text"}), '')) from "${name}" t) as "${name}"`,
