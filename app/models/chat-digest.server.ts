@@ -7,6 +7,7 @@ import {
   CHAT_DIGEST_LOOKBACK_MS,
   CHAT_DIGEST_MESSAGES_MAX,
   CHAT_DIGEST_QUOTE_CHARS,
+  CHAT_DIGEST_STALE_ROOMS_SETTLED,
   MAIL_OFFLINE_AFTER_MS,
 } from "~/lib/constants";
 import { TICKET_MESSAGE_TYPES } from "~/lib/chat-rules";
@@ -38,9 +39,6 @@ import { takesMail } from "./mail-preferences.server";
 
 /** The advisory lock of the digest job (any number that no other job uses). */
 const DIGEST_LOCK = 0x6d_61_69_6c; // "mail"
-
-/** How many rooms quiet for longer than the lookback one sweep settles (they had a member online all along). */
-const STALE_ROOMS_SETTLED = 1000;
 
 interface DueDigest {
   user_id: string;
@@ -128,7 +126,7 @@ async function settleRooms(db: Database, now: Date) {
     update chat_rooms r set digest_settled_id = r.last_message_id
     where r.id in (
       select id from chat_rooms where last_activity_at <= ${lookback} and last_message_id > digest_settled_id
-      order by last_activity_at limit ${STALE_ROOMS_SETTLED}
+      order by last_activity_at limit ${CHAT_DIGEST_STALE_ROOMS_SETTLED}
     )`.execute(db);
 }
 

@@ -31,6 +31,8 @@ export const CHAT_DIGEST_QUOTE_CHARS = 100;
 export const CHAT_DIGEST_LOOKBACK_MS = 24 * 60 * 60_000;
 /** Digests one transaction of the sweeper writes. */
 export const CHAT_DIGEST_BATCH = 200;
+/** How many rooms quiet for longer than the lookback one digest sweep settles (a member stayed online all along). */
+export const CHAT_DIGEST_STALE_ROOMS_SETTLED = 1000;
 
 /** The kinds of notification mail a user can switch off, in the order `/settings/notifications` lists them. */
 export const MAIL_KINDS = [
