@@ -24,6 +24,7 @@ import * as m0022 from "./0022_presence_heartbeat_hot";
 import * as m0023 from "./0023_posts_gallery_index";
 import * as m0024 from "./0024_chat_digest_marks";
 import * as m0025 from "./0025_subscription_reminder_index";
+import * as m0026 from "./0026_user_presence";
 
 /**
  * Every migration, in order. Migrations are imported statically so the bundled server, the
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   "0023_posts_gallery_index": m0023,
   "0024_chat_digest_marks": m0024,
   "0025_subscription_reminder_index": m0025,
+  "0026_user_presence": m0026,
 };

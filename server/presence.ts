@@ -16,7 +16,7 @@ export interface PresenceTracker {
 }
 
 /**
- * Keeps `users.last_seen_at` fresh for everyone with a socket on this process (so "a socket is connected"
+ * Keeps `user_presence.last_seen_at` fresh for everyone with a socket on this process (so "a socket is connected"
  * counts as online on every replica, PRODUCT §7, ADR 010) and announces users whose last sign of life is over
  * two minutes old. Failures are logged and retried by the next sweep: presence is a hint, never worth a crash.
  */

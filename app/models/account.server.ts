@@ -112,9 +112,11 @@ export async function leaveAccount({
     await trx.deleteFrom("user_games").where("user_id", "=", userId).execute();
     await trx
       .updateTable("users")
-      .set({ display_name: messages.account.leftUserName, avatar_url: null, bio: "", email: null, deleted_at: now, updated_at: now, last_seen_at: null, online_announced: false })
+      .set({ display_name: messages.account.leftUserName, avatar_url: null, bio: "", email: null, deleted_at: now, updated_at: now, online_announced: false })
       .where("id", "=", userId)
       .execute();
+
+    await trx.deleteFrom("user_presence").where("user_id", "=", userId).execute();
 
     // Posts, then the images they and the avatar were (chat images stay with the messages they are part of).
     await trx.deleteFrom("posts").where("author_id", "=", userId).execute();

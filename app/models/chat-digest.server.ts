@@ -15,6 +15,7 @@ import { messages } from "~/lib/messages";
 import { formatDateTime } from "~/lib/time";
 import { enqueueMail, type NewMail } from "./mail-outbox.server";
 import { takesMail } from "./mail-preferences.server";
+import { seenSince } from "./presence.server";
 
 /**
  * Chat by mail (PRODUCT §3, ADR 029, ADR 043): a member away for 10 minutes with unread messages in a room gets one
@@ -83,7 +84,7 @@ function lookAt(db: Database, now: Date) {
       where r.last_activity_at > ${since(CHAT_DIGEST_LOOKBACK_MS)} and r.last_message_id > r.digest_settled_id
         and r.last_message_id > greatest(p.last_read_message_id, p.digested_message_id)
         and (p.digested_at is null or p.digested_at <= ${since(CHAT_DIGEST_INTERVAL_MS)})
-        and (u.last_seen_at is null or u.last_seen_at <= ${away})
+        and not ${seenSince("u.id", away)}
       limit ${CHAT_DIGEST_BATCH}
     )
     select c.user_id, c.room_id, c.email, c.room_type, c.room_name, c.newest_id, c.digested_message_id, c.takes_mail,

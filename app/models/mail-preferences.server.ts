@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from "kysely";
 import type { Database } from "~/infra/db/schema";
 import { MAIL_KINDS, MAIL_OFFLINE_AFTER_MS, type MailKind } from "~/lib/constants";
+import { seenSince } from "./presence.server";
 
 /**
  * Which notification mails a user gets (PRODUCT §3, ADR 029): every kind is on until they turn it off, in
@@ -9,12 +10,12 @@ import { MAIL_KINDS, MAIL_OFFLINE_AFTER_MS, type MailKind } from "~/lib/constant
 
 /**
  * SQL over `users as u`: the user takes `kind` by mail now. They have an address and have not left, they have
- * not been seen online since `offlineSince` (the tab was closed for 10 minutes: `users.last_seen_at`, see
+ * not been seen online since `offlineSince` (the tab was closed for 10 minutes: `user_presence`, see
  * presence.server.ts), and they have not turned that kind off.
  */
 export const takesMail = ({ kind, offlineSince }: { kind: RawBuilder<unknown>; offlineSince: RawBuilder<unknown> }) => sql<SqlBool>`(
   u.email is not null and u.email <> '' and u.deleted_at is null
-  and (u.last_seen_at is null or u.last_seen_at <= ${offlineSince})
+  and not ${seenSince("u.id", offlineSince)}
   and not exists (select 1 from mail_opt_outs o where o.user_id = u.id and o.kind = ${kind})
 )`;
 

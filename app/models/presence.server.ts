@@ -1,19 +1,24 @@
-import { sql, type SqlBool } from "kysely";
+import { sql, type RawBuilder, type SqlBool } from "kysely";
 import type { Database } from "~/infra/db/schema";
 import type { Realtime } from "~/infra/realtime";
-import { ONLINE_WINDOW_MS } from "~/lib/constants";
+import { ONLINE_WINDOW_MS, PRESENCE_KEPT_MS } from "~/lib/constants";
 import { RealtimeEvent } from "~/lib/realtime-events";
 
 /**
- * Presence (PRODUCT §7): a user is online while `users.last_seen_at` is younger than two minutes. A heartbeat
- * sets it, and so does each server process for the users whose sockets it holds (on connect, every 30 s and on
- * disconnect). `users.online_announced` is what `presence` events last said: flipping it is an atomic row update,
- * so however many processes run, each change is announced once.
+ * Presence (PRODUCT §7): a user is online while their last sign of life (`user_presence.last_seen_at`) is younger than
+ * two minutes. A heartbeat sets it, and so does each server process for the users whose sockets it holds (on connect,
+ * every 30 s and on disconnect). `user_presence` keeps only the last hour (migration 0026: a narrow table, so that a
+ * heartbeat for thousands of users writes a few pages); no row means not seen. `users.online_announced` is what
+ * `presence` events last said: flipping it is an atomic row update, so however many processes run, each change is
+ * announced once.
  */
 
-/** SQL: seen within the online window (`users.last_seen_at` by the given reference). */
-const seenRecently = (lastSeenAt: string) =>
-  sql<SqlBool>`coalesce(${sql.ref(lastSeenAt)} > now() - ${sql.lit(`${ONLINE_WINDOW_MS / 1000} seconds`)}::interval, false)`;
+/** SQL: the user whose id is at `userId` was seen after `since` (a timestamp expression). */
+export const seenSince = (userId: string, since: RawBuilder<unknown> | Date) =>
+  sql<SqlBool>`exists (select 1 from user_presence p where p.user_id = ${sql.ref(userId)} and p.last_seen_at > ${since})`;
+
+/** SQL: the user whose id is at `userId` was seen within the online window. */
+const seenRecently = (userId: string) => seenSince(userId, sql`now() - ${sql.lit(`${ONLINE_WINDOW_MS / 1000} seconds`)}::interval`);
 
 /** No one: the viewer of a signed-out request, where SQL needs a user id. */
 export const NOBODY = "00000000-0000-0000-0000-000000000000";
@@ -23,13 +28,18 @@ export const NOBODY = "00000000-0000-0000-0000-000000000000";
  * viewer never shows as online to them.
  */
 export const onlineFor = (viewerId: string | null) =>
-  sql<boolean>`(${seenRecently("u.last_seen_at")} and not exists (select 1 from user_blocks b where b.blocker_id = u.id and b.blocked_id = ${viewerId ?? NOBODY}))`;
+  sql<boolean>`(${seenRecently("u.id")} and not exists (select 1 from user_blocks b where b.blocker_id = u.id and b.blocked_id = ${viewerId ?? NOBODY}))`;
 
 /** Marks the users as seen now; announces those who were not online. */
 export async function markSeen({ db, realtime, userIds }: { db: Database; realtime: Realtime; userIds: readonly string[] }) {
-  const ids = [...new Set(userIds)];
+  // In one order, so that two processes marking overlapping users never wait on each other in a circle.
+  const ids = [...new Set(userIds)].sort();
   if (ids.length === 0) return [];
-  await db.updateTable("users").set({ last_seen_at: sql<Date>`now()` }).where("id", "in", ids).execute();
+  await db
+    .insertInto("user_presence")
+    .values(ids.map((id) => ({ user_id: id, last_seen_at: sql<Date>`now()` })))
+    .onConflict((conflict) => conflict.column("user_id").doUpdateSet({ last_seen_at: sql<Date>`excluded.last_seen_at` }))
+    .execute();
   const cameOnline = await db
     .updateTable("users")
     .set({ online_announced: true })
@@ -41,14 +51,21 @@ export async function markSeen({ db, realtime, userIds }: { db: Database; realti
   return cameOnline.map((row) => row.id);
 }
 
-/** Announces everyone whose last sign of life is older than the online window; answers who went offline. */
+/**
+ * Announces everyone whose last sign of life is older than the online window; answers who went offline. Then forgets
+ * the signs of life older than PRESENCE_KEPT_MS, which no reader looks at.
+ */
 export async function announceOffline({ db, realtime }: { db: Database; realtime: Realtime }) {
   const wentOffline = await db
     .updateTable("users")
     .set({ online_announced: false })
     .where("online_announced", "=", true)
-    .where((eb) => eb.not(seenRecently("last_seen_at")))
+    .where((eb) => eb.not(seenRecently("users.id")))
     .returning("id")
+    .execute();
+  await db
+    .deleteFrom("user_presence")
+    .where("last_seen_at", "<", sql<Date>`now() - ${sql.lit(`${PRESENCE_KEPT_MS / 1000} seconds`)}::interval`)
     .execute();
   await announce({ db, realtime, userIds: wentOffline.map((row) => row.id), online: false });
   return wentOffline.map((row) => row.id);

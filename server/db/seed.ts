@@ -184,8 +184,7 @@ async function seedDemoTickets(trx: Transaction<DB>, games: Map<string, number>)
 
 /**
  * More sellers (issue 16), so explore, game pages and home have people in every game on a fresh start: each with a
- * profile, games and one or two listings, last seen at different times (none is shown online: only real presence
- * does that). Each bought coins once and booked the next seller's first listing, completed and reviewed, so ratings
+ * profile, games and one or two listings (none is shown online: only real presence does that). Each bought coins once and booked the next seller's first listing, completed and reviewed, so ratings
  * come from real bookings whose coins moved through the ledger.
  */
 async function seedDemoSellers(trx: Transaction<DB>, games: Map<string, number>, passwordHash: string) {
@@ -198,7 +197,7 @@ async function seedDemoSellers(trx: Transaction<DB>, games: Map<string, number>,
     if (!inserted) return; // seeded before
     await trx
       .insertInto("users")
-      .values({ id: seller.id, display_name: seller.displayName, bio: seller.bio, email: seller.email, last_seen_at: new Date(now - (index + 1) * 5 * hour) })
+      .values({ id: seller.id, display_name: seller.displayName, bio: seller.bio, email: seller.email })
       .execute();
     await trx.insertInto("user_games").values(seller.listings.map(([slug, , , , , rank]) => ({ user_id: seller.id, game_id: games.get(slug)!, rank }))).onConflict((oc) => oc.doNothing()).execute();
     const listings = await trx

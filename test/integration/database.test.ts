@@ -141,6 +141,26 @@ describe.each(engines)("on %s", (engine) => {
     expect(Number(markOf(untouched, reader)!.digested_message_id)).toBe(0);
   });
 
+  it("0026 moves the last hour's signs of life into user_presence, and back down", async () => {
+    const { db } = await open();
+    await migrations["0026_user_presence"]!.down!(db);
+    const [recent, earlier, never] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+    const seen = new Date(Date.now() - 60_000);
+    await sql`insert into users (id, display_name, last_seen_at) values
+      (${recent}, 'さっき', ${seen}), (${earlier}, '二時間前', now() - interval '2 hours'), (${never}, 'まだ', null)`.execute(db);
+    await migrations["0026_user_presence"]!.up(db);
+    const presence = await db.selectFrom("user_presence").select(["user_id", "last_seen_at"]).where("user_id", "in", [recent, earlier, never]).execute();
+    expect(presence).toEqual([{ user_id: recent, last_seen_at: seen }]);
+
+    await migrations["0026_user_presence"]!.down!(db);
+    const { rows } = await sql<{ id: string; last_seen_at: Date | null }>`select id, last_seen_at from users where id in (${recent}, ${earlier}) order by last_seen_at nulls first`.execute(db);
+    expect(rows).toEqual([
+      { id: earlier, last_seen_at: null },
+      { id: recent, last_seen_at: seen },
+    ]);
+    await migrations["0026_user_presence"]!.up(db);
+  });
+
   it("reports the queries at least DATABASE_SLOW_QUERY_MS long with their SQL, and their parameters only when asked", async () => {
     const { url } = await open({ migrate: false });
     const reported: Array<{ ms: number; sql: string; parameters: readonly unknown[] }> = [];

@@ -5,6 +5,7 @@ import { parseExploreParams } from "~/lib/explore-query";
 import { searchListings } from "~/models/listings.server";
 import { createBrowserMember } from "../support/auth";
 import { startTestServer, type TestServer } from "../support/server";
+import { seenAt } from "../support/presence";
 
 /**
  * Explore and home through the real server and database (issue 16, ADR 023), on whichever engine the run uses. A
@@ -32,8 +33,9 @@ async function person(key: string, displayName: string, { online = false } = {})
   await db().insertInto("auth_users").values({ id, email: `${id}@example.jp`, password_hash: "" }).execute();
   await db()
     .insertInto("users")
-    .values({ id, display_name: displayName, last_seen_at: online ? new Date() : new Date(Date.now() - 3 * HOUR), online_announced: online })
+    .values({ id, display_name: displayName, online_announced: online })
     .execute();
+  await seenAt(db(), id, online ? new Date() : new Date(Date.now() - 3 * HOUR));
   seller[key] = id;
   return id;
 }
@@ -143,12 +145,12 @@ describe("filters", () => {
   });
 
   it("someone who went offline drops out of online and down the recommended order", async () => {
-    await db().updateTable("users").set({ last_seen_at: new Date(Date.now() - 10 * 60_000) }).where("id", "=", seller.C!).execute();
+    await seenAt(db(), seller.C!, new Date(Date.now() - 10 * 60_000));
     try {
       expect(await keys({ online: true })).toEqual(["A1", "A2"]);
       expect(await keys({})).toEqual(["A1", "A2", "B1", "D1", "C1"]);
     } finally {
-      await db().updateTable("users").set({ last_seen_at: new Date() }).where("id", "=", seller.C!).execute();
+      await seenAt(db(), seller.C!, new Date());
     }
   });
 

@@ -11,6 +11,7 @@ import { createBrowserMember, createMember, type Member } from "../support/auth"
 import { testEngine } from "../support/database";
 import { startTestMailServer, type ReceivedMail, type TestMailServer } from "../support/mail";
 import { startTestServer, type TestServer } from "../support/server";
+import { seenAt } from "../support/presence";
 
 /**
  * Notification mails (PRODUCT §3, issue 26, ADR 029) through the built server and a real SMTP server on loopback:
@@ -43,7 +44,7 @@ const outbox = (member: { id: string }, kind: string) =>
   db().selectFrom("mail_outbox").selectAll().where("user_id", "=", member.id).where("kind", "=", kind).orderBy("id").execute();
 const optedOut = async (member: { id: string }) =>
   (await db().selectFrom("mail_opt_outs").select("kind").where("user_id", "=", member.id).orderBy("kind").execute()).map((row) => row.kind);
-const seenNow = (member: { id: string }) => db().updateTable("users").set({ last_seen_at: sql<Date>`now()` }).where("id", "=", member.id).execute();
+const seenNow = (member: { id: string }) => seenAt(db(), member.id, sql<Date>`now()`);
 const credit = (member: { id: string }, coins: number) =>
   db()
     .transaction()
@@ -118,7 +119,7 @@ describe(`notification mails (${testEngine})`, () => {
     await book(buyer, await listingOf(online, "オンラインのチケット"));
     await book(buyer, await listingOf(off, "停止済みのチケット"));
     // Seen 10 minutes ago counts as away again.
-    await db().updateTable("users").set({ last_seen_at: new Date(Date.now() - MAIL_OFFLINE_AFTER_MS - 1_000) }).where("id", "=", online.id).execute();
+    await seenAt(db(), online.id, new Date(Date.now() - MAIL_OFFLINE_AFTER_MS - 1_000));
     await book(buyer, await listingOf(online, "しばらく前のチケット"));
     await expect(
       db()

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { ONLINE_WINDOW_MS } from "~/lib/constants";
 import { createMember, type Member } from "../support/auth";
+import { seenAt } from "../support/presence";
 import { collect, settle, serverWithSockets } from "../support/sockets";
 
 const server = serverWithSockets({ seed: false });
@@ -21,11 +22,7 @@ const heartbeat = (member: Member) => member.api("/api/user/online-status", { me
 
 /** Moves the member's last sign of life into the past, as if that much time had gone by. */
 const ageLastSeen = (member: Member, ms: number) =>
-  server.app.database.db
-    .updateTable("users")
-    .set({ last_seen_at: sql<Date>`now() - ${sql.lit(`${ms / 1000} seconds`)}::interval` })
-    .where("id", "=", member.id)
-    .execute();
+  seenAt(server.app.database.db, member.id, sql<Date>`now() - ${sql.lit(`${ms / 1000} seconds`)}::interval`);
 
 /** Whether the watcher's chat list shows the subject online (the green dot's data). */
 async function seenOnline(watcher: Member, subject: Member) {

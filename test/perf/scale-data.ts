@@ -198,20 +198,24 @@ export async function generateScaleData(db: Database, scale: number, log: (line:
   for (const key of randomKeys) await sql`alter table ${sql.table(key.table)} drop constraint ${sql.id(key.name)}`.execute(db);
   indexes.push(...randomKeys);
   await lane(async (step) => {
-    // ~1 % online now (presence's own columns); everyone else seen days ago. Each with their account's mail address,
-    // so that the mail jobs (the chat digest) have someone to write to.
+    // ~1 % online now (presence's flag and last sign of life); everyone else not seen within the hour that
+    // `user_presence` keeps. Each with their account's mail address, so that the mail jobs (the chat digest) have
+    // someone to write to.
     await step(
       "users",
-      sql`insert into users (id, email, display_name, created_at, last_seen_at, online_announced)
+      sql`insert into users (id, email, display_name, created_at, online_announced)
         select ${userId("i")}, ${userEmail("i")},
           ${pick(NAME_FIRST, "abs(hashint4(i)::bigint)")} || ${pick(
         NAME_SECOND,
         "abs(hashint4(i + 1000003)::bigint)"
       )} || case when i % 3 = 0 then '' else (i % 1000)::text end,
           now() - (i % 700) * interval '1 day',
-          case when i % 100 = 0 or i <= 3 then now() else now() - (1 + i % 60) * interval '1 day' end,
           i % 100 = 0 or i <= 3
         from generate_series(1, ${U}) as i`
+    );
+    await step(
+      "user_presence",
+      sql`insert into user_presence (user_id, last_seen_at) select id, now() from users where online_announced`
     );
   });
   await Promise.all([

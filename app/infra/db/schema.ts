@@ -13,6 +13,7 @@ export interface DB {
   rate_limit_events: RateLimitEventsTable;
   rate_limit_windows: RateLimitWindowsTable;
   users: UsersTable;
+  user_presence: UserPresenceTable;
   user_games: UserGamesTable;
   subscriptions: SubscriptionsTable;
   chat_rooms: ChatRoomsTable;
@@ -179,6 +180,12 @@ export interface RateLimitEventsTable {
   created_at: CreatedAt;
 }
 
+/** A user's last sign of life, for those seen within the last hour (migration 0026; no row: not seen). */
+export interface UserPresenceTable {
+  user_id: string;
+  last_seen_at: Timestamp;
+}
+
 export interface UsersTable {
   id: string;
   display_name: string;
@@ -186,7 +193,7 @@ export interface UsersTable {
   bio: ColumnType<string, string | undefined, string>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
-  last_seen_at: Timestamp | null;
+  /** What `presence` events last said about the user (their last sign of life is in `user_presence`). */
   online_announced: ColumnType<boolean, boolean | undefined, boolean>;
   /** Kept by a trigger on reviews (migration 0012). */
   rating_count: ColumnType<number, never, never>;

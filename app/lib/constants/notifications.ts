@@ -8,5 +8,7 @@ export const HEARTBEAT_INTERVAL_MS = 60_000;
 export const ONLINE_WINDOW_MS = 2 * 60_000;
 /** How often each server process refreshes its connected users and announces who went offline. */
 export const PRESENCE_SWEEP_MS = 30_000;
+/** Signs of life older than this are forgotten (no reader looks back further than MAIL_OFFLINE_AFTER_MS). */
+export const PRESENCE_KEPT_MS = 60 * 60_000;
 /** Last-socket disconnects are written in one statement per this interval, however many sockets close at once. */
 export const PRESENCE_DISCONNECT_FLUSH_MS = 1_000;
