@@ -29,6 +29,18 @@ describe.each(engines)("on %s", (engine) => {
     expect(second).toEqual({ wasEmpty: false, applied: [] });
   });
 
+  it.runIf(engine === "postgres")("opens PostgreSQL sessions without parallel workers or JIT (ADR 042, ADR 045)", async () => {
+    const { url } = await open({ migrate: false });
+    const handle = await openDatabase({ url });
+    try {
+      const { rows } = await sql<{ workers: string; jit: string }>`
+        select current_setting('max_parallel_workers_per_gather') as workers, current_setting('jit') as jit`.execute(handle.db);
+      expect(rows).toEqual([{ workers: "0", jit: "off" }]);
+    } finally {
+      await handle.close();
+    }
+  });
+
   it("seeds the demo games idempotently", async () => {
     const { db } = await open();
     await seedDemoData(db);

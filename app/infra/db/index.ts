@@ -70,11 +70,13 @@ const INT8_OID = 20;
 const parseInt8 = (value: string) => Number(value);
 
 /**
- * Settings of every session the app opens (ADR 042): no parallel workers. The app's queries are short and read
- * indexes; a parallel plan adds a worker process to start, and on a busy 2-core machine the leader waited 95 ms for
- * a worker to finish 3 ms of work (bench:scale at SCALE=10: the unread count and the room list, 100 ms each).
+ * Settings of every session the app opens (ADR 042, ADR 045): no parallel workers and no JIT compilation. The app's
+ * queries are short and read indexes. A parallel plan adds a worker process to start, and on a busy 2-core machine
+ * the leader waited 95 ms for a worker to finish 3 ms of work (bench:scale at SCALE=10: the unread count and the room
+ * list, 100 ms each). JIT starts above an estimated cost, not a measured one: explore's keyword pages, estimated far
+ * above what they read, spent 22 ms compiling each of their two queries of 3–10 ms.
  */
-export const SESSION_OPTIONS = "-c max_parallel_workers_per_gather=0";
+export const SESSION_OPTIONS = "-c max_parallel_workers_per_gather=0 -c jit=off";
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   let db: Database;
