@@ -25,6 +25,7 @@ import * as m0023 from "./0023_posts_gallery_index";
 import * as m0024 from "./0024_chat_digest_marks";
 import * as m0025 from "./0025_subscription_reminder_index";
 import * as m0026 from "./0026_user_presence";
+import * as m0027 from "./0027_game_listing_counts";
 
 /**
  * Every migration, in order. Migrations are imported statically so the bundled server, the
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   "0024_chat_digest_marks": m0024,
   "0025_subscription_reminder_index": m0025,
   "0026_user_presence": m0026,
+  "0027_game_listing_counts": m0027,
 };

@@ -38,7 +38,7 @@ export async function loader({ context }: LoaderFunctionArgs) {
   const [online, games, { events }, { posts }, mine] = await Promise.all([
     // Twice as many as shown, so one seller with several listings still leaves a full row of people.
     searchListings({ db, viewerId, filters: { ...EXPLORE_DEFAULTS, online: true, sort: "rating" }, pageSize: HOME_ONLINE_SELLERS_MAX * 2, now }),
-    listPopularGames({ db, limit: HOME_GAMES_MAX, now }),
+    listPopularGames({ db, limit: HOME_GAMES_MAX }),
     listEvents({ db, now, when: "upcoming", limit: HOME_EVENTS_MAX }),
     listPosts({ db, viewerId, limit: HOME_POSTS_MAX, now }),
     viewerId ? signedInSummary(context, viewerId, now) : null,

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compactSearchParams, EXPLORE_DEFAULTS, exploreHref, exploreSearchParams, type ExploreFilters } from "~/lib/explore";
 import { parseExploreParams } from "~/lib/explore-query";
@@ -297,6 +298,35 @@ describe("home", () => {
     expect(html).toContain("チケット 3件");
     // Small: the HTML with its data stays well under 40 KB before compression.
     expect(Buffer.byteLength(html)).toBeLessThan(40_000);
+  });
+
+  it("keeps each game's count of active listings through creation, pausing, a move to another game and deletion (migration 0027)", async () => {
+    const counted = async () => {
+      const rows = await db()
+        .selectFrom("games as g")
+        .select(["g.slug", "g.active_listings_count as kept"])
+        .select((eb) => eb.selectFrom("listings as l").select(eb.fn.countAll<number>().as("n")).whereRef("l.game_id", "=", "g.id").where("l.status", "=", "active").as("counted"))
+        .orderBy("g.slug")
+        .execute();
+      for (const row of rows) expect(row.kept, row.slug).toBe(Number(row.counted));
+      return Object.fromEntries(rows.map((row) => [row.slug, row.kept]));
+    };
+    const before = await counted();
+    expect(before).toMatchObject({ "gekko-densetsu": 3, "star-arena": 2 });
+    const other = await game("count-test", "カウント", "カウント");
+    await list("T1", "B", other, "数えるチケット", 100, 30, 0);
+    await list("T2", "B", other, "もう一枚", 100, 30, 0);
+    expect(await counted()).toMatchObject({ ...before, "count-test": 2 });
+    // One statement pausing one and moving the other to another game: each game gets what it lost and gained.
+    const gekko = (await db().selectFrom("games").select("id").where("slug", "=", "gekko-densetsu").executeTakeFirstOrThrow()).id;
+    await sql`update listings set status = case when id = ${listing.T1!} then 'paused' else status end,
+      game_id = case when id = ${listing.T2!} then ${gekko} else game_id end where id in (${listing.T1!}, ${listing.T2!})`.execute(db());
+    expect(await counted()).toMatchObject({ "gekko-densetsu": 4, "star-arena": 2, "count-test": 0 });
+    // An update that moves nothing (a title) changes no count; deleting an active listing takes it off.
+    await db().updateTable("listings").set({ title: "題名だけ変更" }).where("id", "=", listing.T2!).execute();
+    await db().deleteFrom("listings").where("id", "in", [listing.T1!, listing.T2!]).execute();
+    expect(await counted()).toMatchObject({ "gekko-densetsu": 3, "star-arena": 2, "count-test": 0 });
+    await db().deleteFrom("games").where("id", "=", other).execute();
   });
 
   it("signed in, starts with the next session and the unread counts", async () => {

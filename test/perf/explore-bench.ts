@@ -293,11 +293,10 @@ try {
       explains.push({ title: `${c.label} (its slowest run's filters: ${JSON.stringify(c.filters(result.slowestRun))})`, work: (on) => run(on, result.slowestRun) });
     }
   }
-  let popularRuns = 0;
   // The home loader's other parts, alone (the page runs them at once with the search above).
   const homeParts: [string, (on: Database) => Promise<unknown>][] = [
-    // The count itself: each run a minute later than the last, so the per-process minute cache never answers.
-    ["home: popular games (counted)", (on) => listPopularGames({ db: on, limit: HOME_GAMES_MAX, now: new Date(Date.now() + ++popularRuns * 61_000) })],
+    // The counts kept on the games (migration 0027).
+    ["home: popular games", (on) => listPopularGames({ db: on, limit: HOME_GAMES_MAX })],
     ["home: upcoming events", (on) => listEvents({ db: on, now: now(), when: "upcoming", limit: HOME_EVENTS_MAX })],
     ["home: newest posts", (on) => listPosts({ db: on, viewerId: null, limit: HOME_POSTS_MAX, now: now() })],
   ];

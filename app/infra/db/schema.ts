@@ -60,6 +60,8 @@ export interface GamesTable {
   name_kana: string;
   cover_url: string | null;
   sort_order: ColumnType<number, number | undefined, number>;
+  /** Its listings whose status is active, kept by triggers on listings (migration 0027). */
+  active_listings_count: ColumnType<number, never, never>;
   created_at: CreatedAt;
 }
 

@@ -21,7 +21,5 @@ export const HOME_ONLINE_SELLERS_MAX = 6;
 export const HOME_GAMES_MAX = 8;
 export const HOME_EVENTS_MAX = 3;
 export const HOME_POSTS_MAX = 4;
-/** How long home's popular games (counted over every active listing) are reused by a server process. */
-export const HOME_POPULAR_GAMES_TTL_MS = 60_000;
 /** A gamer's communities listed at most (the post form's choice, GET /api/user/communities). */
 export const USER_COMMUNITIES_MAX = 100;
