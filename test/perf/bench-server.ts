@@ -24,14 +24,27 @@ export interface SlowQuery {
   parameters?: unknown[];
 }
 
+/** The bearer token of the bench server's `/metrics`. */
+export const BENCH_METRICS_TOKEN = "bench-metrics-token-0123456789";
+
+/** What the server holds after a full garbage collection (test/support/gc-on-signal.cjs), in bytes. */
+export interface AfterCollection {
+  rss: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+}
+
 /**
  * Starts `build/index.js` on `databaseUrl` (no seed) on a free port; answers the process and its base URL. With
  * `slowQueryMs` the server logs queries that take that long with their parameters, each handed to `onSlowQuery`.
+ * `collectGarbage` runs a full collection in the server and answers what it still holds.
  */
 export async function startBuiltServer(
   databaseUrl: string,
   { slowQueryMs, onSlowQuery }: { slowQueryMs?: number; onSlowQuery?: (query: SlowQuery) => void } = {}
-): Promise<{ process: ChildProcess; url: string }> {
+): Promise<{ process: ChildProcess; url: string; collectGarbage: () => Promise<AfterCollection> }> {
   if (!fs.existsSync("build/index.js") || !fs.existsSync("build/server/index.js")) throw new Error("no build: run `npm run build` first");
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-bench-"));
   const child = spawn(process.execPath, [...startFlags(), "build/index.js"], {
@@ -43,10 +56,26 @@ export async function startBuiltServer(
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl,
       SEED: "none",
+      METRICS_TOKEN: BENCH_METRICS_TOKEN,
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, `--require ${path.resolve("test/support/gc-on-signal.cjs")}`].filter(Boolean).join(" "),
       ...(slowQueryMs ? { DATABASE_SLOW_QUERY_MS: String(slowQueryMs), DATABASE_SLOW_QUERY_PARAMETERS: "true" } : {}),
     },
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
+  // stderr passes through, but for the collections' reports.
+  const collected: Array<(after: AfterCollection) => void> = [];
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+    for (const line of chunk.split(/(?<=\n)/)) {
+      const report = /^gc: done \d+ (\{.*\})/.exec(line);
+      if (report) collected.shift()?.(JSON.parse(report[1]!) as AfterCollection);
+      else process.stderr.write(line);
+    }
+  });
+  const collectGarbage = () =>
+    new Promise<AfterCollection>((resolve) => {
+      collected.push(resolve);
+      child.kill("SIGUSR2");
+    });
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
     const ready = (chunk: string) => {
@@ -73,7 +102,7 @@ export async function startBuiltServer(
     child.stdout!.setEncoding("utf8").on("data", ready);
     child.on("exit", () => reject(new Error(`server exited:\n${out}`)));
   });
-  return { process: child, url };
+  return { process: child, url, collectGarbage };
 }
 
 /**
