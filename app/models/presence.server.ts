@@ -32,12 +32,14 @@ export const onlineFor = (viewerId: string | null) =>
 
 /** Marks the users as seen now; announces those who were not online. */
 export async function markSeen({ db, realtime, userIds }: { db: Database; realtime: Realtime; userIds: readonly string[] }) {
-  // In one order, so that two processes marking overlapping users never wait on each other in a circle.
-  const ids = [...new Set(userIds)].sort();
+  const ids = [...new Set(userIds)];
   if (ids.length === 0) return [];
+  // Those with a profile (an account signed in before it has one has no `users` row yet), in one order, so that two
+  // processes marking overlapping users never wait on each other in a circle.
   await db
     .insertInto("user_presence")
-    .values(ids.map((id) => ({ user_id: id, last_seen_at: sql<Date>`now()` })))
+    .columns(["user_id", "last_seen_at"])
+    .expression(db.selectFrom("users").select(["id", sql<Date>`now()`.as("last_seen_at")]).where("id", "in", ids).orderBy("id"))
     .onConflict((conflict) => conflict.column("user_id").doUpdateSet({ last_seen_at: sql<Date>`excluded.last_seen_at` }))
     .execute();
   const cameOnline = await db

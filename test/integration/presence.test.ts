@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { ONLINE_WINDOW_MS } from "~/lib/constants";
+import { markSeen, onlineUserIds } from "~/models/presence.server";
 import { createMember, type Member } from "../support/auth";
 import { seenAt } from "../support/presence";
 import { collect, settle, serverWithSockets } from "../support/sockets";
@@ -117,6 +118,18 @@ describe("presence", () => {
     expect(await seenOnline(watcher, subject)).toBe(false);
     // The block is one way: the subject still sees the watcher (who has a socket) online.
     expect(await seenOnline(subject, watcher)).toBe(true);
+  });
+
+  it("marks everyone with a profile in a batch that also holds an account without one", async () => {
+    const { subject } = await pair();
+    await ageLastSeen(subject, ONLINE_WINDOW_MS + 1_000);
+    // An account that signed in before saving a profile has no `users` row: its socket is marked with the others.
+    const withoutProfile = crypto.randomUUID();
+    const { db } = server.app.database;
+    await markSeen({ db, realtime: server.app.server.realtime, userIds: [withoutProfile, subject.id] });
+    const presence = await db.selectFrom("user_presence").select("user_id").where("user_id", "in", [withoutProfile, subject.id]).execute();
+    expect(presence).toEqual([{ user_id: subject.id }]);
+    expect(await onlineUserIds({ db, viewerId: null, userIds: [subject.id] })).toEqual(new Set([subject.id]));
   });
 
   it("refuses a heartbeat without a session", async () => {
