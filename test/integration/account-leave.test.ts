@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { sql } from "kysely";
 import sharp from "sharp";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +10,7 @@ import { decidePayout } from "~/models/payouts.server";
 import { lockPresentUsers } from "~/models/user.server";
 import { createBrowserMember, PASSWORD, signUp, supabaseFor } from "../support/auth";
 import { testEngine } from "../support/database";
+import { tableChecksums } from "../support/checksums";
 import { startTestServer, type TestServer } from "../support/server";
 import { connectSocket } from "../support/sockets";
 import { signAccessToken } from "../../app/infra/auth/jwt";
@@ -73,24 +73,8 @@ async function complete(buyer: TestMember, seller: TestMember, bookingId: string
   }
 }
 
-/**
- * One checksum per table (what a refusal must leave as it was); the mail outbox is sent on its own, so it is left out,
- * and so are the chat digest's marks, which the sweeper moves on its own schedule (ADR 043).
- */
-async function checksums() {
-  const { rows: tables } = await sql<{ name: string }>`
-    select table_name as name from information_schema.tables
-    where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not like 'kysely_%' and table_name <> 'mail_outbox'
-    order by table_name`.execute(db());
-  const rowText: Record<string, string> = {
-    chat_participants: "(to_jsonb(t) - 'digested_message_id' - 'digested_at')::text",
-    chat_rooms: "(to_jsonb(t) - 'digest_settled_id')::text",
-  };
-  const columns = tables.map(
-    ({ name }) => `(select md5(coalesce(string_agg(${rowText[name] ?? "t::text"}, '|' order by ${rowText[name] ?? "t::text"}), '')) from "${name}" t) as "${name}"`,
-  );
-  return (await sql.raw<Record<string, string>>(`select ${columns.join(", ")}`).execute(db())).rows[0]!;
-}
+/** One checksum per table (what a refusal must leave as it was); the mail outbox is sent on its own, so it is left out. */
+const checksums = async () => (await tableChecksums(db(), { mail_outbox: null }))();
 
 async function expectRefused(member: TestMember, reason: string) {
   const page = await textOf(await member.page("/settings/account"));

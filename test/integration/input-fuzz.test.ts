@@ -4,10 +4,10 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import fc from "fast-check";
-import { sql } from "kysely";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBrowserMember, createMember, PASSWORD, signUp, uniqueEmail } from "../support/auth";
+import { tableChecksums } from "../support/checksums";
 import { startTestServer, type TestServer } from "../support/server";
 import { MAIL_KINDS } from "../../app/lib/constants/mail";
 import { unsubscribeUrl } from "../../app/lib/unsubscribe.server";
@@ -957,26 +957,13 @@ function signedEvent(payload: string, secret = WEBHOOK_SECRET): Sent {
 // ---------------------------------------------------------------------------------------------------------------
 // Running it
 
-/** One checksum per table in one round trip: what a refused request must leave as it was. */
-async function tableChecksums(app: TestServer) {
-  const { rows: tables } = await sql<{ name: string }>`
-    select table_name as name from information_schema.tables
-    where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not like 'kysely_%'
-    order by table_name`.execute(app.database.db);
-  // A mail's row changes by itself once sent (server/mail/service.ts): what a request wrote is the mail, not its delivery.
-  // Chat digests are written by the sweeper on its own schedule (ADR 029), never by a request, and so are its marks in
-  // the rooms and their members (ADR 043): a pass between the two checksums moves them whatever the request did.
-  const rowText: Record<string, string> = {
+/** One checksum per table in one round trip: what a refused request must leave as it was (test/support/checksums.ts). */
+const tableChecksumsOf = (app: TestServer) =>
+  // A mail's row changes by itself once sent (server/mail/service.ts): what a request wrote is the mail, not its
+  // delivery; chat digests are written by the sweeper on its own schedule (ADR 029), never by a request.
+  tableChecksums(app.database.db, {
     mail_outbox: "(case when t.kind = 'chat_digest' then null else (t.id, t.kind, t.to_address, t.user_id, t.topic, t.created_at)::text end)",
-    chat_participants: "(to_jsonb(t) - 'digested_message_id' - 'digested_at')::text",
-    chat_rooms: "(to_jsonb(t) - 'digest_settled_id')::text",
-  };
-  const columns = tables.map(
-    ({ name }) => `(select md5(coalesce(string_agg(${rowText[name] ?? "t::text"}, '|' order by ${rowText[name] ?? "t::text"}), '')) from "${name}" t) as "${name}"`,
-  );
-  const query = sql.raw<Record<string, string>>(`select ${columns.join(", ")}`);
-  return async () => (await query.execute(app.database.db)).rows[0]!;
-}
+  });
 
 const without = (checksums: Record<string, string>, tables: string[] = []) => Object.fromEntries(Object.entries(checksums).filter(([name]) => !tables.includes(name)));
 
@@ -1047,8 +1034,8 @@ beforeAll(async () => {
     email,
     honeypotValidFrom,
   };
-  checksumsOf.set(app, await tableChecksums(app));
-  checksumsOf.set(stripeApp, await tableChecksums(stripeApp));
+  checksumsOf.set(app, await tableChecksumsOf(app));
+  checksumsOf.set(stripeApp, await tableChecksumsOf(stripeApp));
 });
 
 afterAll(async () => {
