@@ -222,12 +222,18 @@ try {
   );
 
   // Keep the heavy users online (presence's two-minute window) through the bench.
-  const beat = () =>
-    sql`insert into user_presence (user_id, last_seen_at)
+  // Each beat's time and size, printed at the end: one statement for all the online users, as a server's presence
+  // sweep marks the users of its sockets (migration 0026).
+  const beats: Array<{ ms: number; users: number }> = [];
+  const beat = async () => {
+    const beatStarted = performance.now();
+    const result = await sql`insert into user_presence (user_id, last_seen_at)
       select id, now() from users where id in (${userIdOf(HEAVY.seller)}, ${userIdOf(HEAVY.chatter)}, ${userIdOf(HEAVY.buyer)}) or online_announced
       order by id on conflict (user_id) do update set last_seen_at = excluded.last_seen_at`
       .execute(db)
-      .catch(() => {});
+      .catch(() => undefined);
+    if (result) beats.push({ ms: performance.now() - beatStarted, users: Number(result.numAffectedRows ?? 0n) });
+  };
   await beat();
   const heartbeat = setInterval(beat, 30_000);
 
@@ -496,6 +502,9 @@ try {
     `${results.length - missed.length} of ${results.length} cases within their goal${
       missed.length ? `; missed: ${missed.map((r) => r.label).join(", ")}` : ""
     }`
+  );
+  console.log(
+    `the online users' heartbeat (every 30 s): ${beats.map((b) => `${fixed(b.ms)} ms`).join(", ")} for ${beats[0]?.users.toLocaleString("en") ?? 0} users each`
   );
   console.log(`the server's memory grew by 5 MB or more while measuring: ${rssGrowth.map(([label, mb]) => `${label} (+${mb.toFixed(0)} MB)`).join(", ") || "none"}`);
   console.log(`\nthe server's pauses (prom-client, since it started):\n${pauses.map((line) => `  ${line}`).join("\n")}`);
