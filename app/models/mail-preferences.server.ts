@@ -1,7 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from "kysely";
 import type { Database } from "~/infra/db/schema";
 import { MAIL_KINDS, MAIL_OFFLINE_AFTER_MS, type MailKind } from "~/lib/constants";
-import { seenSince } from "./presence.server";
+import { ago, seenSince } from "./presence.server";
 
 /**
  * Which notification mails a user gets (PRODUCT §3, ADR 029): every kind is on until they turn it off, in
@@ -20,7 +20,7 @@ export const takesMail = ({ kind, offlineSince }: { kind: RawBuilder<unknown>; o
 )`;
 
 /** The database's now less the offline time, for producers that run on the real clock. */
-export const offlineSinceNow = () => sql`now() - ${sql.lit(`${MAIL_OFFLINE_AFTER_MS / 1000} seconds`)}::interval`;
+export const offlineSinceNow = () => ago(MAIL_OFFLINE_AFTER_MS);
 
 export interface NotificationMail {
   userId: string;

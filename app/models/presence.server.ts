@@ -13,12 +13,15 @@ import { RealtimeEvent } from "~/lib/realtime-events";
  * announced once.
  */
 
+/** SQL: the database's now less `ms` (a timestamp, for the clock the rows were written on). */
+export const ago = (ms: number) => sql<Date>`now() - ${sql.lit(`${ms / 1000} seconds`)}::interval`;
+
 /** SQL: the user whose id is at `userId` was seen after `since` (a timestamp expression). */
 export const seenSince = (userId: string, since: RawBuilder<unknown> | Date) =>
   sql<SqlBool>`exists (select 1 from user_presence p where p.user_id = ${sql.ref(userId)} and p.last_seen_at > ${since})`;
 
 /** SQL: the user whose id is at `userId` was seen within the online window. */
-const seenRecently = (userId: string) => seenSince(userId, sql`now() - ${sql.lit(`${ONLINE_WINDOW_MS / 1000} seconds`)}::interval`);
+const seenRecently = (userId: string) => seenSince(userId, ago(ONLINE_WINDOW_MS));
 
 /** No one: the viewer of a signed-out request, where SQL needs a user id. */
 export const NOBODY = "00000000-0000-0000-0000-000000000000";
@@ -67,7 +70,7 @@ export async function announceOffline({ db, realtime }: { db: Database; realtime
     .execute();
   await db
     .deleteFrom("user_presence")
-    .where("last_seen_at", "<", sql<Date>`now() - ${sql.lit(`${PRESENCE_KEPT_MS / 1000} seconds`)}::interval`)
+    .where("last_seen_at", "<", ago(PRESENCE_KEPT_MS))
     .execute();
   await announce({ db, realtime, userIds: wentOffline.map((row) => row.id), online: false });
   return wentOffline.map((row) => row.id);
