@@ -4,6 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { productionStart } from "../start-command";
 import { findHaproxy, MISSING_HAPROXY_LINE } from "./haproxy.mjs";
 
 /**
@@ -155,6 +156,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const onUnexpectedExit = options.onUnexpectedExit ?? (() => {});
   const runtimeDir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-cluster-"));
   const statsSocket = path.join(runtimeDir, "haproxy.sock");
+  // `npm start`'s Node flags and variables (its memory settings), the caller's environment over them.
+  const start = productionStart(cwd);
   const env: Record<string, string> = {
     ...(Object.fromEntries(Object.entries(options.env).filter(([, value]) => value !== undefined)) as Record<string, string>),
     NODE_ENV: "production",
@@ -218,7 +221,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         if (current) throw new Error(`${name} is already running`);
         replica.expectingExit = false;
         // The first start takes any free port; later ones take the same again, HAProxy's server line for it.
-        const started = run(name, process.execPath, [entry], { ...env, PORT: String(replica.port) });
+        const started = run(name, process.execPath, [...start.flags, entry], { ...start.env, ...env, PORT: String(replica.port) });
         current = started;
         started.exited.then((exit) => {
           current = undefined;

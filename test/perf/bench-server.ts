@@ -5,16 +5,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { hashPassword } from "../../app/infra/auth/passwords";
+import { productionStart } from "../../server/start-command";
 import type { Database } from "../../app/infra/db";
 import { userEmailOf } from "./bench-data";
 
-/** Node's flags in `npm start` (how production runs the server), so that the benches measure the same process. */
-function startFlags() {
-  const { scripts } = JSON.parse(fs.readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
-  const command = /\bnode ((?:--\S+ )*)build\/index\.js/.exec(scripts.start ?? "");
-  if (!command) throw new Error("package.json: `npm start` no longer reads `node [flags] build/index.js`");
-  return command[1]!.trim().split(" ").filter(Boolean);
-}
 
 /** A slow query as the server logs it (DATABASE_SLOW_QUERY_MS), with when the bench read the line. */
 export interface SlowQuery {
@@ -34,6 +28,8 @@ export interface AfterCollection {
   heapUsed: number;
   external: number;
   arrayBuffers: number;
+  /** Each of V8's heap spaces: [committed, used]. */
+  spaces: Record<string, [number, number]>;
 }
 
 /**
@@ -47,9 +43,12 @@ export async function startBuiltServer(
 ): Promise<{ process: ChildProcess; url: string; collectGarbage: () => Promise<AfterCollection> }> {
   if (!fs.existsSync("build/index.js") || !fs.existsSync("build/server/index.js")) throw new Error("no build: run `npm run build` first");
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-bench-"));
-  const child = spawn(process.execPath, [...startFlags(), "build/index.js"], {
+  // What `npm start` sets, so that the benches measure the process production runs.
+  const start = productionStart();
+  const child = spawn(process.execPath, [...start.flags, "build/index.js"], {
     env: {
       ...process.env,
+      ...start.env,
       NODE_ENV: "production",
       PORT: "0",
       HOST: "127.0.0.1",

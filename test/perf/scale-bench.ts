@@ -527,6 +527,12 @@ try {
     )} MB of objects, buffers ${(after.arrayBuffers / 2 ** 20).toFixed(0)} MB`
   );
   console.log(
+    `V8's spaces after that collection (committed / used MB): ${Object.entries(after.spaces)
+      .filter(([, [committed]]) => committed >= 2 ** 20)
+      .map(([name, [committed, used]]) => `${name} ${(committed / 2 ** 20).toFixed(0)} / ${(used / 2 ** 20).toFixed(0)}`)
+      .join(", ")}`
+  );
+  console.log(
     `${results.length - missed.length} of ${results.length} cases within their goal${
       missed.length ? `; missed: ${missed.map((r) => r.label).join(", ")}` : ""
     }`
