@@ -4,7 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { productionStart } from "../start-command";
+import { productionStart } from "../start-command.mjs";
 import { findHaproxy, MISSING_HAPROXY_LINE } from "./haproxy.mjs";
 
 /**

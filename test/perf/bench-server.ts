@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { hashPassword } from "../../app/infra/auth/passwords";
-import { productionStart } from "../../server/start-command";
+import { productionStart } from "../../server/start-command.mjs";
 import type { Database } from "../../app/infra/db";
 import { userEmailOf } from "./bench-data";
 

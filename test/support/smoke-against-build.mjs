@@ -1,17 +1,19 @@
 // The smoke set against a production build started as an operator would (issue 29), for `.ci/run`:
 //   node test/support/smoke-against-build.mjs postgres://user@host:5432/any
-// makes a fresh database `gm_smoke` on that PostgreSQL server, starts `node build/index.js` on it as a separate process
-// (NODE_ENV=production, a free port, a DATA_DIR of its own; the build is made first when there is none), runs
-// `npm run test:smoke` against it through E2E_BASE_URL, then stops the server (SIGTERM, as a deploy would) and drops
-// the database. Without a URL (argument or SMOKE_DATABASE_URL) the server uses its embedded database instead, and says
-// so. The report goes to .test-reports/smoke-html (the full suite's e2e-html stays); the server's log to
-// .test-reports/smoke-server.log. Exits with the smoke set's status.
+// makes a fresh database `gm_smoke` on that PostgreSQL server, starts the build on it as `npm start` would (its flags
+// and variables, server/start-command.mjs) as a separate process (NODE_ENV=production, a free port, a DATA_DIR of its
+// own; the build is made first when there is none), runs `npm run test:smoke` against it through E2E_BASE_URL, then
+// stops the server (SIGTERM, as a deploy would) and drops the database. Without a URL (argument or
+// SMOKE_DATABASE_URL) the server uses its embedded database instead, and says so. The report goes to
+// .test-reports/smoke-html (the full suite's e2e-html stays); the server's log to .test-reports/smoke-server.log.
+// Exits with the smoke set's status.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { productionStart } from "../../server/start-command.mjs";
 
 const DATABASE_NAME = "gm_smoke";
 const reports = path.resolve(".test-reports");
@@ -101,10 +103,12 @@ const baseUrl = `http://127.0.0.1:${port}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-smoke-"));
 // What an operator sets, and nothing of the test suite's own (its ports, its database, its mail server).
 const serverEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(E2E_|TEST_DATABASE_URL$|DATABASE_URL$|SMTP_URL$|PORT$|HOST$)/.test(name)));
-Object.assign(serverEnv, { NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, SITE_URL: baseUrl, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
+// As `npm start` runs it: its memory settings (ADR 047).
+const start = productionStart();
+Object.assign(serverEnv, { ...start.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, SITE_URL: baseUrl, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
 const logFile = fs.openSync(serverLog, "w");
-log(`starting the production build: node build/index.js on ${baseUrl} (log: ${path.relative(process.cwd(), serverLog)})`);
-const server = spawn(process.execPath, ["build/index.js"], { env: serverEnv, stdio: ["ignore", logFile, logFile] });
+log(`starting the production build: node ${[...start.flags, "build/index.js"].join(" ")} on ${baseUrl} (log: ${path.relative(process.cwd(), serverLog)})`);
+const server = spawn(process.execPath, [...start.flags, "build/index.js"], { env: serverEnv, stdio: ["ignore", logFile, logFile] });
 
 let status = 1;
 try {

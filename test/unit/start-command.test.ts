@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { productionStart } from "../../server/start-command";
+import { productionStart } from "../../server/start-command.mjs";
 
 describe("how production runs the build (npm start, ADR 041 and 047)", () => {
   it("reads npm start's variables and Node flags from package.json: the memory budget", () => {
