@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { Readable } from "node:stream";
+import { Readable, type Duplex } from "node:stream";
 import { createRequestHandler } from "@remix-run/express";
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import { createAdapter } from "@socket.io/redis-streams-adapter";
@@ -60,6 +60,8 @@ export interface AppServerOptions {
    * steps after it a replica is gone within the 10 s an orchestrator gives it (PRODUCT §11).
    */
   shutdownTimeoutMs?: number;
+  /** How long shutdown fails /readyz, still serving, before it moves the sockets; SHUTDOWN_GRACE_MS by default. */
+  shutdownGraceMs?: number;
   /** The sweeper's clock (tests move it); the real time by default. */
   clock?: () => Date;
 }
@@ -109,6 +111,8 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
       ? { adapter: createAdapter(redis), connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000 } }
       : {}),
   });
+
+  refuseHandshakesWhileDraining(httpServer, () => draining);
 
   let vite: ViteDevServer | undefined;
   let getBuild: () => Promise<ServerBuild>;
@@ -369,6 +373,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
 
   let closing: Promise<void> | undefined;
   const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 9_000;
+  const shutdownGraceMs = options.shutdownGraceMs ?? config.SHUTDOWN_GRACE_MS;
 
   return {
     httpServer,
@@ -402,7 +407,34 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
         // Kept-alive connections with nothing in progress close now; their clients' next request opens a new one.
         httpServer.closeIdleConnections();
         const deadline = new Promise<void>((resolve) => setTimeout(resolve, shutdownTimeoutMs).unref());
-        if (inFlight > 0) await Promise.race([new Promise<void>((resolve) => (allFinished = resolve)), deadline]);
+        // A rolling deploy nobody sees (ADR 048). First out of rotation: /readyz fails from now on, and the load
+        // balancer stops sending new connections here within the grace; the sockets open here go on as before.
+        if (shutdownGraceMs > 0) await Promise.race([new Promise<void>((resolve) => setTimeout(resolve, shutdownGraceMs).unref()), deadline]);
+        // Then the sockets are told to move: each client reconnects at once, through the load balancer to a replica
+        // that stays, and recovers its session there (Redis keeps it). In waves, so that the replica taking them in
+        // is not asked for every handshake and catch-up at once (it would refuse some as overloaded, and those
+        // clients would wait a second or two). Each socket on its own: a broadcast would carry an offset that the
+        // recovery then looks for in vain. Those still here SOCKETS_MOVE_MS after the last wave are cut below.
+        const toMove = [...io.of("/").sockets.values()];
+        const perWave = Math.max(MOVE_WAVE.least, Math.ceil(toMove.length / MOVE_WAVE.most));
+        for (let from = 0; from < toMove.length; from += perWave) {
+          if (from > 0) await new Promise((resolve) => setTimeout(resolve, MOVE_WAVE.gapMs));
+          for (const socket of toMove.slice(from, from + perWave)) if (socket.connected) socket.emit(RealtimeEvent.move);
+        }
+        const moved = new Promise<void>((resolve) => {
+          const check = setInterval(() => {
+            if (io.engine.clientsCount > 0) return;
+            clearInterval(check);
+            resolve();
+          }, 50);
+          setTimeout(() => {
+            clearInterval(check);
+            resolve();
+          }, SOCKETS_MOVE_MS).unref();
+        });
+        const requestsDone = inFlight > 0 ? new Promise<void>((resolve) => (allFinished = resolve)) : Promise.resolve();
+        await Promise.race([Promise.all([requestsDone, moved]), deadline]);
+        log.info({ event: "shutdown", sockets: io.engine.clientsCount, ms: Date.now() - started }, "shutdown: sockets told to move");
         // Stop listening: a load balancer that still sends a request here finds the port closed and tries another
         // replica. Closing every socket's transport makes its client reconnect by itself, through the load balancer
         // to another replica (or to this one once restarted). io.close() closes the HTTP server too.
@@ -427,6 +459,45 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
       return closing;
     },
   };
+}
+
+/**
+ * A draining replica tells its sockets to move in waves `gapMs` apart (ADR 048): at least `least` sockets a wave, and
+ * at most `most` waves (200 sockets: 29 waves of 7, 2.8 s; never more than 3 s, however many sockets).
+ */
+const MOVE_WAVE = { gapMs: 100, least: 5, most: 30 } as const;
+/** How long a draining replica waits for its sockets to move after the last wave before it cuts the rest. */
+const SOCKETS_MOVE_MS = 2_000;
+
+/**
+ * While draining, a new realtime session's handshake (a Socket.IO request without a session id, long polling or
+ * WebSocket) is answered 503 before engine.io sees it (engine.io's own refusal is a 403), so that HAProxy tries it on
+ * another replica (`retry-on 503`) and the client never sees the refusal: a long-polling browser moved by this replica
+ * comes back with its replica cookie, which HAProxy honours while the replica lives (`option persist`, ADR 048).
+ * Requests of sessions already open here go through.
+ */
+function refuseHandshakesWhileDraining(httpServer: http.Server, draining: () => boolean) {
+  const isHandshake = (url = "") => url.startsWith("/socket.io/") && !/[?&]sid=/.test(url);
+  const requestListeners = httpServer.listeners("request") as Array<(req: http.IncomingMessage, res: http.ServerResponse) => void>;
+  httpServer.removeAllListeners("request");
+  httpServer.on("request", (req, res) => {
+    if (draining() && isHandshake(req.url)) {
+      res
+        .writeHead(503, { "Retry-After": "1", "Cache-Control": "no-store", Connection: "close", "Content-Type": "text/plain; charset=utf-8" })
+        .end(messages.api.restarting);
+      return;
+    }
+    for (const listener of requestListeners) listener.call(httpServer, req, res);
+  });
+  const upgradeListeners = httpServer.listeners("upgrade") as Array<(req: http.IncomingMessage, socket: Duplex, head: Buffer) => void>;
+  httpServer.removeAllListeners("upgrade");
+  httpServer.on("upgrade", (req, socket: Duplex, head: Buffer) => {
+    if (draining() && isHandshake(req.url)) {
+      socket.end("HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nCache-Control: no-store\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      return;
+    }
+    for (const listener of upgradeListeners) listener.call(httpServer, req, socket, head);
+  });
 }
 
 /** What a draining replica still answers: the load balancer's and the operator's probes. */

@@ -117,6 +117,12 @@ const envSchema = z.object({
     .transform((value) => value.split(",").map((entry) => entry.trim()).filter(Boolean))
     .pipe(z.array(z.string().url()))
     .default(""),
+  /**
+   * On SIGTERM a replica first fails /readyz for this long, still serving, so that the load balancer takes it out of
+   * rotation (HAProxy's checks: within 750 ms); only then does it tell its sockets to move (ADR 048). 0 without a
+   * load balancer.
+   */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(5_000).default(1_000),
   /** `GET /metrics` answers only a caller sending `Authorization: Bearer <this>`; unset, it does not exist (404). */
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   ALLOW_DEMO_ACCOUNTS: z

@@ -2,6 +2,7 @@ import { io, type Socket } from "socket.io-client";
 import { ApiError } from "./api-client";
 import { REALTIME_CONNECT_TIMEOUT_MS } from "./constants";
 import { messages } from "./messages";
+import { RealtimeEvent } from "./realtime-events";
 
 /** SPEC §4: connected, disconnected, failed, suspended (the browser is offline). */
 export type RealtimeState = "connected" | "disconnected" | "failed" | "suspended";
@@ -16,6 +17,23 @@ export interface RealtimeContextValue {
 }
 
 type Update = Partial<RealtimeContextValue> | ((current: RealtimeContextValue) => Partial<RealtimeContextValue>);
+
+/**
+ * When the server says it is going away (`server:move`, a deploy: ADR 048), the socket reconnects at once instead of
+ * after the reconnection's first delay (0.5–1.5 s): the load balancer has already taken that replica out, so the new
+ * connection lands on one that stays, and the session is recovered there. Closing the transport (not the socket)
+ * keeps it a recoverable disconnect for the server.
+ */
+export function moveWhenAsked(socket: Socket) {
+  socket.on(RealtimeEvent.move, () => {
+    const manager = socket.io;
+    const delay = manager.reconnectionDelay();
+    // The first attempt at once; from the second on (that one failed), the usual growing delays.
+    manager.reconnectionDelay(0);
+    manager.once("reconnect_attempt", () => manager.reconnectionDelay(delay));
+    manager.engine?.close();
+  });
+}
 
 /**
  * Opens the tab's Socket.IO connection and reports its state (SPEC §4) through `update`; answers the function that
@@ -49,6 +67,7 @@ export function connectRealtime({
 
   update({ socket });
   startTimer();
+  moveWhenAsked(socket);
   socket.on("connect", () => {
     window.clearTimeout(timer);
     refreshingToken = false;

@@ -6,6 +6,11 @@ export const RealtimeEvent = {
   coinsPurchaseCompleted: "coins:purchase-completed",
   notificationNew: "notification:new",
   presence: "presence",
+  /**
+   * The server is going away (a deploy, ADR 048): the client reconnects at once, which the load balancer sends to
+   * another replica, instead of waiting for its socket to be cut and then for the reconnection's first delay.
+   */
+  move: "server:move",
 } as const;
 export type RealtimeEventName = (typeof RealtimeEvent)[keyof typeof RealtimeEvent];
 

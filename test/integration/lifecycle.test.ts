@@ -3,7 +3,10 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { io } from "socket.io-client";
 import { afterEach, describe, expect, it } from "vitest";
+import { moveWhenAsked } from "../../app/lib/realtime-connection";
+import { RealtimeEvent } from "../../app/lib/realtime-events";
 import { createMember } from "../support/auth";
 import { freshGet } from "../support/fresh-request";
 import { startTestServer } from "../support/server";
@@ -117,6 +120,49 @@ describe("graceful shutdown", () => {
     // Closed at the transport, not kicked: clients reconnect on their own, to another replica or this one restarted.
     expect(await socketClosed).toBe("transport close");
     expect(await app.database.ping()).toBe(false);
+  });
+});
+
+describe("a rolling deploy (ADR 048)", () => {
+  it("fails /readyz first while the sockets stay, then tells them to move, and they reconnect at once", async () => {
+    const GRACE_MS = 400;
+    const app = await startTestServer({ env: { SHUTDOWN_GRACE_MS: String(GRACE_MS) } });
+    const { token } = await createMember(app);
+    // A browser's socket: reconnects by itself, and moves when asked (app/lib/realtime-connection.ts).
+    const socket = io(app.url, { auth: { token }, transports: ["websocket"], forceNew: true });
+    moveWhenAsked(socket);
+    await new Promise<void>((resolve, reject) => {
+      socket.once("ready", () => resolve());
+      socket.once("connect_error", reject);
+    });
+    const timeline: Array<[string, number]> = [];
+    socket.on(RealtimeEvent.move, () => timeline.push(["move", Date.now()]));
+    socket.on("disconnect", () => timeline.push(["disconnect", Date.now()]));
+    socket.io.on("reconnect_attempt", () => timeline.push(["reconnect attempt", Date.now()]));
+
+    const signalled = Date.now();
+    const closed = app.close();
+    // Out of rotation at once, still serving its sockets meanwhile; a new session's handshake is a 503, which the
+    // load balancer retries on another replica (engine.io's own refusal would be a 403, which it does not).
+    expect((await freshGet(`${app.url}/readyz`)).status).toBe(503);
+    const handshake = await freshGet(`${app.url}/socket.io/?EIO=4&transport=polling`);
+    expect(handshake.status).toBe(503);
+    expect(handshake.headers["retry-after"]).toBe("1");
+    expect(handshake.body).toBe("サーバーを再起動しています。少し待ってからもう一度お試しください");
+    await new Promise((resolve) => setTimeout(resolve, GRACE_MS / 2));
+    expect(socket.connected).toBe(true);
+    expect(timeline).toEqual([]);
+
+    await closed;
+    const at = (what: string) => timeline.find(([name]) => name === what)?.[1];
+    // Told after the grace, gone at once, and trying again without the first reconnection delay (0.5–1.5 s).
+    expect(at("move")! - signalled).toBeGreaterThanOrEqual(GRACE_MS - 20);
+    expect(at("disconnect")! - at("move")!).toBeLessThan(200);
+    await expect.poll(() => at("reconnect attempt"), { timeout: 2_000 }).toBeDefined();
+    expect(at("reconnect attempt")! - at("disconnect")!).toBeLessThan(200);
+    // The replica waited for its sockets to leave, not for SOCKETS_MOVE_MS (2 s).
+    expect(Date.now() - signalled).toBeLessThan(GRACE_MS + 1_500);
+    socket.close();
   });
 });
 

@@ -43,7 +43,8 @@ export async function startTestServer({
   if (!fs.existsSync(buildPath)) throw new Error("No build found: run `npm run build` before the integration tests");
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-test-"));
-  const baseEnv = { NODE_ENV: "test", DATA_DIR: dataDir, SEED: seed ? "demo" : "none", ...env };
+  // No grace before the sockets move on shutdown (no load balancer here), unless a test asks for one.
+  const baseEnv = { NODE_ENV: "test", DATA_DIR: dataDir, SEED: seed ? "demo" : "none", SHUTDOWN_GRACE_MS: "0", ...env };
   let config = loadConfig(baseEnv);
   const database = await createTestDatabase({
     seed,

@@ -24,6 +24,17 @@ describe("the cluster's HAProxy configuration (ADR 034)", () => {
     expect(config).not.toMatch(/\{\{\w+\}\}/);
   });
 
+  it("takes a replica whose /readyz fails out within the 1 s a draining replica waits before moving its sockets (ADR 048)", () => {
+    const server = lines.find((line) => line.startsWith("default-server "))!;
+    const ms = (name: string) => {
+      const value = new RegExp(`\\b${name} (\\d+)(ms|s)\\b`).exec(server)!;
+      return Number(value[1]) * (value[2] === "s" ? 1000 : 1);
+    };
+    const fall = Number(/\bfall (\d+)/.exec(server)![1]);
+    // The first failed check within one interval, the next ones a fast interval apart.
+    expect(ms("inter") + (fall - 1) * ms("fastinter")).toBeLessThanOrEqual(750);
+  });
+
   it("retries only what no replica acted on, and keeps WebSockets open between pings", () => {
     expect(lines).toContain("retry-on conn-failure 503");
     expect(config).not.toMatch(/retry-on .*(empty-response|response-timeout)/);
