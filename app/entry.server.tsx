@@ -4,6 +4,7 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { marksLoaded } from "./components/moderation-slots";
+import { DATABASE_RETRY_AFTER_SECONDS, isConnectionError } from "./infra/db/errors";
 import { NonceProvider } from "./lib/nonce";
 import { log } from "./infra/logger.server";
 
@@ -22,6 +23,8 @@ export default async function handleRequest(
   // Crawlers and no-JS clients get the whole document at once; browsers get it streamed.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
   const nonce = loadContext.cspNonce;
+  // A loader that found the database out of reach (handleError): the error page, as a 503 that says when to come back.
+  if (loadContext.databaseDown && responseStatusCode >= 500) responseStatusCode = 503;
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
@@ -35,6 +38,8 @@ export default async function handleRequest(
           shellRendered = true;
           const body = stripTrailingNulBytes();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          // A page answered 503 because the database is out of reach says when to come back.
+          if (responseStatusCode === 503 && !responseHeaders.has("Retry-After")) responseHeaders.set("Retry-After", String(DATABASE_RETRY_AFTER_SECONDS));
           resolve(
             new Response(createReadableStreamFromReadable(body), {
               headers: responseHeaders,
@@ -57,8 +62,14 @@ export default async function handleRequest(
   });
 }
 
-export function handleError(error: unknown, { request }: { request: Request }) {
+export function handleError(error: unknown, { request, context }: { request: Request; context: AppLoadContext }) {
   if (request.signal.aborted) return;
+  if (isConnectionError(error)) {
+    // Not the request's fault nor a bug: answered 503 with Retry-After (handleRequest below; server/app.ts for /api).
+    context.databaseDown = true;
+    log.warn({ err: error, path: new URL(request.url).pathname }, "remix: the database is out of reach");
+    return;
+  }
   log.error({ err: error, path: new URL(request.url).pathname }, "remix: a loader, action or render failed");
 }
 

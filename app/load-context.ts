@@ -29,6 +29,11 @@ export interface AppContext {
   payments: Payments;
   /** Where uploaded images are stored: DATA_DIR/uploads or a Supabase Storage bucket (app/infra/storage.ts). */
   storage: ImageStorage;
+  /**
+   * Set by entry.server's handleError when a loader or action of this request found the database out of reach: the
+   * answer is then a 503 with Retry-After instead of a 500 (issue 38).
+   */
+  databaseDown?: boolean;
 }
 
 declare module "@remix-run/server-runtime" {

@@ -2,8 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Readable, type Duplex } from "node:stream";
-import { createRequestHandler } from "@remix-run/express";
-import type { AppLoadContext, ServerBuild } from "@remix-run/node";
+import { createRemixRequest, sendRemixResponse } from "@remix-run/express/dist/server.js";
+import { createRequestHandler as createRemixRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
 import { createAdapter } from "@socket.io/redis-streams-adapter";
 import compression from "compression";
 import express from "express";
@@ -14,6 +14,7 @@ import type { ViteDevServer } from "vite";
 import { createAuthService, type RequestAuth, type RequestInfo } from "../app/infra/auth/session";
 import type { AppConfig } from "../app/infra/config";
 import type { DatabaseHandle } from "../app/infra/db";
+import { databaseUnavailable } from "../app/infra/db/errors";
 import { openReadReplica } from "../app/infra/db/read-replica";
 import { createDiscordClient } from "../app/infra/discord";
 import { log } from "../app/infra/logger.server";
@@ -339,12 +340,13 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
     app.use(express.static(clientDir, { maxAge: "1h" }));
   }
 
-  app.all(
-    "*",
-    createRequestHandler({
-      build: getBuild,
-      mode: development ? "development" : "production",
-      getLoadContext: (req, res): AppLoadContext => ({
+  // Remix through @remix-run/express's own request and response conversions, with one step between them: an API
+  // request whose loader or action found the database out of reach (entry.server's handleError marks its context)
+  // gets the API's 503 envelope with Retry-After instead of Remix's 500 (issue 38). Pages get theirs in entry.server.
+  const handleRemixRequest = createRemixRequestHandler(getBuild, development ? "development" : "production");
+  app.all("*", async (req, res, next) => {
+    try {
+      const loadContext: AppLoadContext = {
         db: database.db,
         readDb: readRouting.readDbFor(req),
         io,
@@ -355,9 +357,14 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
         chat,
         payments,
         storage,
-      }),
-    }),
-  );
+      };
+      const response = await handleRemixRequest(createRemixRequest(req, res), loadContext);
+      const databaseDown = loadContext.databaseDown && response.status >= 500 && req.path.startsWith("/api/");
+      await sendRemixResponse(res, databaseDown ? databaseUnavailable() : response);
+    } catch (error) {
+      next(error);
+    }
+  });
 
   // Last resort for failures outside Remix (its own errors render the app's error page).
   app.use(((error, _req, res, next) => {

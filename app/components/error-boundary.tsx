@@ -4,8 +4,8 @@ import * as errorText from "~/lib/messages/error";
 
 /**
  * The one error boundary (CONVENTIONS): a 404 shows the not-found page with the message the
- * route threw (`Page not found: {path}` or `Page Not Found: {path}`), anything else the generic
- * error page of SPEC §2.
+ * route threw (`Page not found: {path}` or `Page Not Found: {path}`), a 503 the server's own message (the database is
+ * out of reach), anything else the generic error page of SPEC §2.
  */
 export function GeneralErrorBoundary() {
   const error = useRouteError();
@@ -14,8 +14,21 @@ export function GeneralErrorBoundary() {
     const detail = typeof error.data === "string" && error.data ? error.data : errorText.notFoundMessage(location.pathname);
     return <NotFoundPage detail={detail} />;
   }
+  // The database out of reach (a restart): the server said so with a message of its own (app/infra/db/errors.ts).
+  if (isRouteErrorResponse(error) && error.status === 503) {
+    const said = (error.data as { error?: { message?: unknown } } | null)?.error?.message;
+    return <UnavailablePage message={typeof said === "string" && said ? said : errorText.unavailableBody} />;
+  }
   if (!isRouteErrorResponse(error)) console.error(error);
   return <ErrorPage />;
+}
+
+function UnavailablePage({ message }: { message: string }) {
+  return (
+    <ErrorLayout face="(・_・;)" title={errorText.unavailableTitle}>
+      <p>{message}</p>
+    </ErrorLayout>
+  );
 }
 
 function ErrorPage() {

@@ -1,6 +1,8 @@
 import type { Server as SocketServer } from "socket.io";
+import { messages } from "~/lib/messages";
 import { userChannel, roomChannel, type RealtimeEventName } from "~/lib/realtime-events";
 import type { AuthUser } from "./auth/session";
+import { DATABASE_RETRY_AFTER_SECONDS, isConnectionError } from "./db/errors";
 
 /**
  * The only way the app emits realtime events (PRODUCT §7). Models call it; with REDIS_URL the
@@ -42,7 +44,16 @@ export function attachRealtime(
 ): Realtime {
   io.use(async (socket, next) => {
     const token = socket.handshake.auth?.token;
-    const user = typeof token === "string" ? await authenticate(token).catch(() => null) : null;
+    let unreachable = false;
+    const user =
+      typeof token === "string"
+        ? await authenticate(token).catch((error) => {
+            unreachable = isConnectionError(error);
+            return null;
+          })
+        : null;
+    // The database out of reach: not "unauthorized" (the browser would drop its session), but come back later.
+    if (unreachable) return next(Object.assign(new Error(messages.api.databaseUnavailable), { data: { retryAfter: DATABASE_RETRY_AFTER_SECONDS } }));
     if (!user) return next(new Error("unauthorized"));
     socket.data.user = user;
     next();

@@ -65,44 +65,102 @@ export interface PrimaryAndReplica {
   close(): Promise<void>;
 }
 
+/** A temporary directory for servers of a test's own, owned by the user they run as. */
+function serversDirectory() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-pg-"));
+  const user = process.getuid?.() === 0 ? postgresUser() : undefined;
+  if (user) fs.chownSync(dir, user.uid, user.gid);
+  return dir;
+}
+
+/** postgresql.conf's lines for a server of a test's own on `port`, its socket in `dir`. */
+const serverSettings = (dir: string, port: number) =>
+  [
+    `port = ${port}`,
+    "listen_addresses = '127.0.0.1'",
+    `unix_socket_directories = '${dir}'`,
+    // A test's data need not survive a power cut.
+    "fsync = off",
+    "synchronous_commit = off",
+    "full_page_writes = off",
+    "shared_buffers = 32MB",
+    "max_connections = 50",
+    "wal_level = replica",
+    "max_wal_senders = 4",
+    "hot_standby = on",
+    "wal_receiver_status_interval = 1s",
+    "",
+  ].join("\n");
+
+const initdb = (dataDir: string) => pgTool("initdb", ["-D", dataDir, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C.UTF-8"]);
+const pgStart = (dir: string, dataDir: string) =>
+  pgTool("pg_ctl", ["-D", dataDir, "-l", path.join(dir, `${path.basename(dataDir)}.log`), "-w", "-t", "60", "start"]);
+/** `immediate` (a crash, as a killed server), `fast` (what `pg_ctl stop` and a restart do: sessions ended, 57P01). */
+const pgStop = (dataDir: string, mode: "immediate" | "fast" = "immediate") => pgTool("pg_ctl", ["-D", dataDir, "-m", mode, "-w", "stop"]);
+
+export interface OwnPostgres {
+  /** Admin URL (user postgres, database postgres, trust auth). */
+  url: string;
+  /** Stops the server as a restart or an outage does (`pg_ctl stop -m fast`): every session ends, connections are refused. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A PostgreSQL server of the test's own, for a test that stops it: `initdb` into a temporary directory, on a free port
+ * of 127.0.0.1. The machine's shared server (5432) is never touched.
+ */
+export async function startOwnPostgres(): Promise<OwnPostgres> {
+  const dir = serversDirectory();
+  const dataDir = path.join(dir, "primary");
+  const port = await freePort();
+  try {
+    await initdb(dataDir);
+    fs.appendFileSync(path.join(dataDir, "postgresql.conf"), serverSettings(dir, port));
+    await pgStart(dir, dataDir);
+  } catch (error) {
+    await pgStop(dataDir).catch(() => {});
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  let running = true;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async stop() {
+      await pgStop(dataDir, "fast");
+      running = false;
+    },
+    async start() {
+      await pgStart(dir, dataDir);
+      running = true;
+    },
+    async close() {
+      if (running) await pgStop(dataDir).catch(() => {});
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 /**
  * A PostgreSQL primary and its streaming replica of the test's own: `initdb` and `pg_basebackup` into a temporary
  * directory, each server on a free port of 127.0.0.1. The machine's shared server (5432) is never touched.
  */
 export async function startPrimaryAndReplica(): Promise<PrimaryAndReplica> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-pg-"));
-  const user = process.getuid?.() === 0 ? postgresUser() : undefined;
-  if (user) fs.chownSync(dir, user.uid, user.gid);
+  const dir = serversDirectory();
   const primaryDir = path.join(dir, "primary");
   const replicaDir = path.join(dir, "replica");
   const [primaryPort, replicaPort] = [await freePort(), await freePort()];
-  const settings = (port: number) =>
-    [
-      `port = ${port}`,
-      "listen_addresses = '127.0.0.1'",
-      `unix_socket_directories = '${dir}'`,
-      // A test's data need not survive a power cut.
-      "fsync = off",
-      "synchronous_commit = off",
-      "full_page_writes = off",
-      "shared_buffers = 32MB",
-      "max_connections = 50",
-      "wal_level = replica",
-      "max_wal_senders = 4",
-      "hot_standby = on",
-      "wal_receiver_status_interval = 1s",
-      "",
-    ].join("\n");
   const started: string[] = [];
   const start = async (dataDir: string) => {
-    await pgTool("pg_ctl", ["-D", dataDir, "-l", path.join(dir, `${path.basename(dataDir)}.log`), "-w", "-t", "60", "start"]);
+    await pgStart(dir, dataDir);
     if (!started.includes(dataDir)) started.push(dataDir);
   };
-  const stop = (dataDir: string) => pgTool("pg_ctl", ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
+  const stop = (dataDir: string) => pgStop(dataDir);
 
   try {
-    await pgTool("initdb", ["-D", primaryDir, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C.UTF-8"]);
-    fs.appendFileSync(path.join(primaryDir, "postgresql.conf"), settings(primaryPort));
+    await initdb(primaryDir);
+    fs.appendFileSync(path.join(primaryDir, "postgresql.conf"), serverSettings(dir, primaryPort));
     await start(primaryDir);
     await pgTool("pg_basebackup", [
       "-h",

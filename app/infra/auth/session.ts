@@ -4,6 +4,7 @@ import { sql } from "kysely";
 import WebSocket from "ws";
 import type { AppConfig } from "~/infra/config";
 import type { Database } from "~/infra/db/schema";
+import { databaseUnavailable, isConnectionError } from "~/infra/db/errors";
 import { log } from "~/infra/logger.server";
 import { createTokenVerifier, signAnonKey, type AccessTokenClaims } from "./jwt";
 
@@ -132,6 +133,9 @@ export async function createAuthService({
           const { data } = await supabase().auth.getSession();
           return data.session ? authenticate(data.session.access_token) : null;
         })().catch((error) => {
+          // The database out of reach is not a signed-out user: the request is answered 503 (issue 38), and the
+          // browser keeps its session for when the database is back.
+          if (isConnectionError(error)) throw databaseUnavailable();
           log.error({ err: error }, "auth: could not read the session");
           return null;
         }));

@@ -15,6 +15,7 @@ import pg from "pg";
 import { log } from "~/infra/logger.server";
 import { READ_REPLICA } from "~/lib/constants";
 import { SESSION_OPTIONS, slowQueryLogger, type SlowQueryLog } from "./index";
+import { isConnectionError } from "./errors";
 import type { Database, DB } from "./schema";
 
 /**
@@ -50,15 +51,6 @@ const lsnValue = (lsn: string) => {
   return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
 };
 
-const CONNECTION_ERROR_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "57P01", "57P02", "57P03"]);
-/** The replica is not there (refused, cut off, shutting down): stop sending reads to it until the monitor sees it again. */
-const isConnectionError = (error: unknown) => {
-  const { code, message } = (error ?? {}) as { code?: string; message?: string };
-  return (
-    (code !== undefined && (CONNECTION_ERROR_CODES.has(code) || code.startsWith("08"))) ||
-    /Connection terminated|timeout exceeded when trying to connect/i.test(message ?? "")
-  );
-};
 /** Worth running again on the primary: the replica is not there, or it cancelled the read for a conflict with recovery. */
 const isRetryable = (error: unknown) => isConnectionError(error) || (error as { code?: string })?.code === "40001";
 

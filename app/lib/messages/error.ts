@@ -2,6 +2,8 @@ export const title = "エラーが発生しました";
 export const body = "問題が発生しました。時間をおいて再度お試しください。";
 export const back = "前のページに戻る";
 export const top = "トップページへ";
+export const unavailableTitle = "ただいまご利用いただけません";
+export const unavailableBody = "ただいまサーバーに接続できません。少し待ってからもう一度お試しください";
 export const notFoundTitle = "ページが見つかりません";
 export const notFoundBody = "お探しのページは移動または削除された可能性があります。";
 
