@@ -1,6 +1,8 @@
+import { randomUUID } from "node:crypto";
 import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "~/lib/messages";
+import { ledgerProblems } from "~/models/coins.server";
 import { createBrowserMember } from "../support/auth";
 import { freshGet } from "../support/fresh-request";
 import { ownServersProblem, startOwnPostgres, type OwnPostgres } from "../support/postgres-servers";
@@ -96,4 +98,101 @@ describe.skipIf(skipReason)("the database stopped under a running app", () => {
     expect((await gamer.page("/mypage")).status).toBe(200);
     expect((await freshGet(`${app.url}/readyz`)).status).toBe(200);
   }, 60_000);
+
+  it("keeps every acknowledged write through a restart and a 20 s stop under a load of reads, chat sends and purchases", async () => {
+    const gamers = [gamer, ...(await Promise.all([1, 2, 3].map((n) => createBrowserMember(app, `負荷のゲーマー${n}`))))];
+    const roomOf = new Map<string, string>();
+    for (const [a, b] of [
+      [gamers[0]!, gamers[1]!],
+      [gamers[2]!, gamers[3]!],
+    ] as const) {
+      const room = await a.api("/api/chat/rooms", { json: { participantIds: [b.id], type: "DIRECT", name: null } });
+      const roomId = ((await room.json()) as { data: { chatRoom: { id: string } } }).data.chatRoom.id;
+      roomOf.set(a.id, roomId).set(b.id, roomId);
+    }
+
+    // What each request was answered, and what was acknowledged.
+    const statuses = new Map<string, number>();
+    const slowest = { ms: 0, what: "" };
+    const acknowledged = { messages: [] as number[], orders: [] as number[], formOrders: [] as string[] };
+    let okSince: number | undefined;
+    const note = (what: string, status: number, started: number) => {
+      statuses.set(`${what} ${status}`, (statuses.get(`${what} ${status}`) ?? 0) + 1);
+      if (Date.now() - started > slowest.ms) Object.assign(slowest, { ms: Date.now() - started, what: `${what} ${status}` });
+      if (status < 300) okSince ??= Date.now();
+    };
+    let loading = true;
+    const load = async (member: (typeof gamers)[number], index: number) => {
+      for (let i = index; loading; i++) {
+        const started = Date.now();
+        const kind = ["read", "chat", "order", "read", "chat", "form"][i % 6]!;
+        if (kind === "read") {
+          note("read", (await member.api("/api/notifications?limit=5")).status, started);
+        } else if (kind === "chat") {
+          const response = await member.api("/api/chat/messages", { json: { roomId: roomOf.get(member.id), content: `停止中の送信 ${i}`, messageType: "TEXT", metadata: null } });
+          note("chat", response.status, started);
+          if (response.status === 201) acknowledged.messages.push(((await response.json()) as { data: { message: { id: number } } }).data.message.id);
+        } else if (kind === "order") {
+          const response = await member.api("/api/coins/orders", { json: { packageId: 1 }, headers: { "Idempotency-Key": randomUUID() } });
+          note("order", response.status, started);
+          if (response.status === 201) acknowledged.orders.push(((await response.json()) as { data: { order: { id: number } } }).data.order.id);
+        } else {
+          const key = randomUUID();
+          const response = await member.page(`/coins/checkout/1?key=${key}`, {
+            method: "POST",
+            headers: { "Content-Type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams({ idempotencyKey: key }),
+          });
+          note("form", response.status, started);
+          if (response.status === 302 && /^\/coins\/orders\/\d+$/.test(response.headers.get("location") ?? "")) acknowledged.formOrders.push(response.headers.get("location")!);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    };
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const loads = gamers.map((member, index) => load(member, index));
+
+    await sleep(2_000);
+    // A restart (pg_ctl stop -m fast, then start: what pg_ctlcluster restart does).
+    await postgres.stop();
+    await postgres.start();
+    okSince = undefined;
+    const restarted = Date.now();
+    await sleep(3_000);
+    const afterRestartMs = okSince === undefined ? Infinity : okSince - restarted;
+    // A 20 s stop.
+    await postgres.stop();
+    await sleep(20_000);
+    await postgres.start();
+    okSince = undefined;
+    const back = Date.now();
+    await sleep(5_000);
+    const afterStopMs = okSince === undefined ? Infinity : okSince - back;
+    loading = false;
+    await Promise.all(loads);
+
+    const counts = Object.fromEntries([...statuses].sort());
+    const total = (status: number) => [...statuses].filter(([key]) => key.endsWith(` ${status}`)).reduce((sum, [, n]) => sum + n, 0);
+    console.log(
+      `[database-outage] under load: ${JSON.stringify(counts)}; 503s ${total(503)}, 500s ${total(500)}, 401s ${total(401)}; slowest ${slowest.ms} ms (${slowest.what}); ` +
+        `first 2xx ${afterRestartMs} ms after the restart and ${afterStopMs} ms after the 20 s stop; acknowledged ${acknowledged.messages.length} messages, ${acknowledged.orders.length} API orders, ${acknowledged.formOrders.length} form orders`,
+    );
+    expect(total(500)).toBe(0);
+    expect(total(401)).toBe(0);
+    expect(total(503)).toBeGreaterThan(0);
+    expect(slowest.ms).toBeLessThan(ANSWERED_WITHIN_MS);
+    expect(afterRestartMs).toBeLessThanOrEqual(RECOVERED_WITHIN_MS);
+    expect(afterStopMs).toBeLessThanOrEqual(RECOVERED_WITHIN_MS);
+
+    // Every acknowledged write is there, once, and the ledger adds up.
+    const db = app.database.db;
+    const messages = await db.selectFrom("chat_messages").select("id").where("id", "in", acknowledged.messages.length ? acknowledged.messages : [-1]).execute();
+    expect(messages.length).toBe(acknowledged.messages.length);
+    const orderIds = [...acknowledged.orders, ...acknowledged.formOrders.map((location) => Number(location.split("/").pop()))];
+    const orders = await db.selectFrom("coin_orders").select(["id", "status"]).where("id", "in", orderIds.length ? orderIds : [-1]).execute();
+    expect(orders.map((order) => order.status)).toEqual(orderIds.map(() => "paid"));
+    expect(acknowledged.messages.length).toBeGreaterThan(0);
+    expect(orderIds.length).toBeGreaterThan(0);
+    expect(await ledgerProblems(db)).toEqual([]);
+  }, 120_000);
 });

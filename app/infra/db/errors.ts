@@ -13,7 +13,9 @@ export function isConnectionError(error: unknown) {
   const { code, message } = (error ?? {}) as { code?: string; message?: string };
   return (
     (typeof code === "string" && (CONNECTION_ERROR_CODES.has(code) || code.startsWith("08"))) ||
-    /Connection terminated|timeout exceeded when trying to connect/i.test(message ?? "")
+    // pg's own words: the connection ended under a query, the pool could not connect in time, and a transaction's
+    // ROLLBACK on a connection already lost (Kysely then throws that instead of the query's error).
+    /Connection terminated|timeout exceeded when trying to connect|is not queryable/i.test(message ?? "")
   );
 }
 

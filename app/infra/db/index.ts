@@ -98,6 +98,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     });
     // An idle client that loses its connection must not crash the process.
     pool.on("error", (error) => log.error({ err: error }, "db: an idle client failed"));
+    // Nor one that is checked out: pg-pool listens to a client's errors only while it is idle, and a connection the
+    // server ends under a query (a restart: 57P01, "Connection terminated unexpectedly") emits 'error' on its client
+    // besides failing the query. The query's caller gets the failure (a 503: app/infra/db/errors.ts); the event only
+    // needs a listener, or it is an uncaught exception (issue 38: seen stopping PostgreSQL under load).
+    pool.on("connect", (client) => client.on("error", (error) => log.warn({ err: error }, "db: a connection in use was lost")));
     db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: slowQueryLogger(options.slowQuery) });
     queueDepth = () => pool.waitingCount;
     inUse = () => pool.totalCount - pool.idleCount;

@@ -65,6 +65,9 @@ export async function openReadReplica({ url, primary, poolMax = 10, slowQuery }:
   // An idle connection cut off (the replica stopped or restarted) must not crash the process: reads go to the
   // primary until the monitor reaches the replica again.
   pool.on("error", markDown);
+  // And one in use (pg-pool listens only to idle ones): its query fails and is retried on the primary; the event
+  // needs a listener (app/infra/db/index.ts says why).
+  pool.on("connect", (client) => client.on("error", markDown));
   const db = new Kysely<DB>({ dialect: replicaDialect(pool, primary, { up: () => up, failed: markDown }), log: slowQueryLogger(slowQuery) });
 
   // The primary's WAL positions read at each poll, oldest first, until the replica has replayed past them.
