@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { productionStart } from "../../server/start-command.mjs";
 
 export interface BuiltServer {
   url: string;
@@ -15,12 +16,14 @@ export interface BuiltServer {
 }
 
 /**
- * The built server (`npm start`'s command) in a process of its own, with only PATH, production mode, a free port on
- * 127.0.0.1 and the given environment; resolved once it prints its address.
+ * The built server as `npm start` runs it (its flags and variables: server/start-command.mjs) in a process of its own,
+ * with only PATH, production mode, a free port on 127.0.0.1 and the given environment; resolved once it prints its
+ * address.
  */
 export async function startBuiltServer(env: Record<string, string>): Promise<BuiltServer> {
-  const child = spawn(process.execPath, ["build/index.js"], {
-    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", ...env },
+  const start = productionStart();
+  const child = spawn(process.execPath, [...start.flags, "build/index.js"], {
+    env: { PATH: process.env.PATH ?? "", ...start.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", ...env },
     stdio: "pipe",
   });
   const exited = new Promise<number | string | null>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)));
