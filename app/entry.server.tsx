@@ -4,7 +4,8 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { marksLoaded } from "./components/moderation-slots";
-import { DATABASE_RETRY_AFTER_SECONDS, isConnectionError } from "./infra/db/errors";
+import { isConnectionError } from "./infra/db/errors";
+import { DATABASE_RETRY_AFTER_SECONDS } from "./lib/constants";
 import { NonceProvider } from "./lib/nonce";
 import { log } from "./infra/logger.server";
 

@@ -21,7 +21,7 @@ import { log } from "../app/infra/logger.server";
 import { createPayments } from "../app/infra/payments";
 import { attachRealtime, type Realtime } from "../app/infra/realtime";
 import { createImageStorage, localUploadsDir } from "../app/infra/storage";
-import { CHAT_SEND_POSTGRES_CONCURRENCY } from "../app/lib/constants/chat";
+import { CHAT_SEND_POSTGRES_CONCURRENCY, SOCKET_MOVE } from "../app/lib/constants/chat";
 import { messages } from "../app/lib/messages";
 import { RealtimeEvent } from "../app/lib/realtime-events";
 import "../app/load-context";
@@ -421,11 +421,11 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
         // that stays, and recovers its session there (Redis keeps it). In waves, so that the replica taking them in
         // is not asked for every handshake and catch-up at once (it would refuse some as overloaded, and those
         // clients would wait a second or two). Each socket on its own: a broadcast would carry an offset that the
-        // recovery then looks for in vain. Those still here SOCKETS_MOVE_MS after the last wave are cut below.
+        // recovery then looks for in vain. Those still here `SOCKET_MOVE.waitMs` after the last wave are cut below.
         const toMove = [...io.of("/").sockets.values()];
-        const perWave = Math.max(MOVE_WAVE.least, Math.ceil(toMove.length / MOVE_WAVE.most));
+        const perWave = Math.max(SOCKET_MOVE.least, Math.ceil(toMove.length / SOCKET_MOVE.most));
         for (let from = 0; from < toMove.length; from += perWave) {
-          if (from > 0) await new Promise((resolve) => setTimeout(resolve, MOVE_WAVE.gapMs));
+          if (from > 0) await new Promise((resolve) => setTimeout(resolve, SOCKET_MOVE.gapMs));
           for (const socket of toMove.slice(from, from + perWave)) if (socket.connected) socket.emit(RealtimeEvent.move);
         }
         const moved = new Promise<void>((resolve) => {
@@ -437,7 +437,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
           setTimeout(() => {
             clearInterval(check);
             resolve();
-          }, SOCKETS_MOVE_MS).unref();
+          }, SOCKET_MOVE.waitMs).unref();
         });
         const requestsDone = inFlight > 0 ? new Promise<void>((resolve) => (allFinished = resolve)) : Promise.resolve();
         await Promise.race([Promise.all([requestsDone, moved]), deadline]);
@@ -467,15 +467,6 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
     },
   };
 }
-
-/**
- * A draining replica tells its sockets to move in waves `gapMs` apart (ADR 048): at least `least` sockets a wave, and
- * at most `most` waves (200 sockets: 50 waves of 4, 40 a second over 5 s; never more than 5 s, however many sockets).
- * At 70 a second the replica taking them in fell behind on a busy machine (p99 0.8–1.8 s against 0.1 s).
- */
-const MOVE_WAVE = { gapMs: 100, least: 3, most: 50 } as const;
-/** How long a draining replica waits for its sockets to move after the last wave before it cuts the rest. */
-const SOCKETS_MOVE_MS = 2_000;
 
 /**
  * While draining, a new realtime session's handshake (a Socket.IO request without a session id, long polling or

@@ -1,8 +1,9 @@
 import type { Server as SocketServer } from "socket.io";
+import { DATABASE_RETRY_AFTER_SECONDS } from "~/lib/constants";
 import { messages } from "~/lib/messages";
 import { userChannel, roomChannel, type RealtimeEventName } from "~/lib/realtime-events";
 import type { AuthUser } from "./auth/session";
-import { DATABASE_RETRY_AFTER_SECONDS, isConnectionError } from "./db/errors";
+import { isConnectionError } from "./db/errors";
 
 /**
  * The only way the app emits realtime events (PRODUCT §7). Models call it; with REDIS_URL the

@@ -160,7 +160,7 @@ describe("a rolling deploy (ADR 048)", () => {
     expect(at("disconnect")! - at("move")!).toBeLessThan(200);
     await expect.poll(() => at("reconnect attempt"), { timeout: 2_000 }).toBeDefined();
     expect(at("reconnect attempt")! - at("disconnect")!).toBeLessThan(200);
-    // The replica waited for its sockets to leave, not for SOCKETS_MOVE_MS (2 s).
+    // The replica waited for its sockets to leave, not for SOCKET_MOVE.waitMs (2 s).
     expect(Date.now() - signalled).toBeLessThan(GRACE_MS + 1_500);
     socket.close();
   });

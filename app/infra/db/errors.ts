@@ -1,7 +1,5 @@
+import { DATABASE_RETRY_AFTER_SECONDS } from "~/lib/constants";
 import { messages } from "~/lib/messages";
-
-/** Seconds a client is told to wait (`Retry-After`) while the database is out of reach. */
-export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 const CONNECTION_ERROR_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "57P01", "57P02", "57P03"]);
 

@@ -19,6 +19,16 @@ export const OVERLOAD_DEFAULTS = {
   retryAfterSeconds: 1,
 } as const;
 
+/** Seconds a client is told to wait (`Retry-After`) while the database is out of reach (ADR 049). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+/**
+ * A draining replica tells its sockets to move in waves `gapMs` apart (ADR 048): at least `least` sockets a wave, and
+ * at most `most` waves (200 sockets: 50 waves of 4, 40 a second over 5 s; never more than 5 s, however many sockets).
+ * At 70 a second the replica taking them in fell behind on a busy machine (p99 0.8–1.8 s against 0.1 s). Those
+ * still there `waitMs` after the last wave are cut.
+ */
+export const SOCKET_MOVE = { gapMs: 100, least: 3, most: 50, waitMs: 2_000 } as const;
+
 export const CHAT_RATE_LIMIT = { limit: 10, windowMs: 10_000 } as const;
 export const REALTIME_CONNECT_TIMEOUT_MS = 10_000;
 export const CHAT_POPUP_MS = 5_000;
