@@ -57,6 +57,7 @@ export function chatErrorMessage(code: string) {
     user_not_found: messages.chat.userNotFound,
     blocked: messages.chat.blocked,
     rate_limited: messages.chat.rateLimited,
+    client_id_reused: messages.chat.clientIdReused,
     self_chat: messages.chat.cannotChatWithSelf,
   };
   return byCode[code] ?? messages.validation.checkInput;

@@ -214,6 +214,8 @@ export const sendMessageSchema = z.object({
     .optional()
     .default(null),
   offPlatformConfirmed: offPlatformConfirmed(),
+  /** Made by the sender's app (or the plain form's page) for this message: a retry with it is stored once (ADR 051). */
+  clientId: uuid.transform((id) => id.toLowerCase()).optional(),
 });
 
 export const createRoomSchema = z.object({

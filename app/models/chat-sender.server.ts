@@ -4,7 +4,7 @@ import type { Realtime } from "~/infra/realtime";
 import { CHAT_RATE_LIMIT, CHAT_SEND_MAX_GROUP } from "~/lib/constants/chat";
 import { looksLikeOffPlatformPayment } from "~/lib/off-platform";
 import { RealtimeEvent } from "~/lib/realtime-events";
-import { toMessage, type ChatMessage, type MessageRow } from "./chat.server";
+import { messagesQuery, toMessage, type ChatMessage, type MessageRow } from "./chat.server";
 import { rateLimitWindowCte } from "./rate-limit.server";
 
 /** A message someone typed, as every way of sending it (the socket, the API, the plain form) hands it over. */
@@ -19,6 +19,11 @@ export interface ChatSendInput {
   content: string;
   messageType?: ChatMessageType;
   metadata?: ChatMessageMetadata | null;
+  /**
+   * The id the sender's app made for the message (issue 38, ADR 051). A message whose id this sender already used is
+   * not stored again: the answer is the stored one, so an app that lost the answer can simply send it again.
+   */
+  clientId?: string | null;
 }
 
 /**
@@ -26,12 +31,15 @@ export interface ChatSendInput {
  * each with its own copy of this module, so a thrown class would not be recognised across them.
  */
 export interface ChatRefusal {
-  status: 401 | 403 | 404 | 429;
-  code: "unauthorized" | "room_not_found" | "blocked" | "rate_limited";
+  status: 401 | 403 | 404 | 409 | 429;
+  code: "unauthorized" | "room_not_found" | "blocked" | "client_id_reused" | "rate_limited";
 }
 
-/** What storing one message of a group came to: the message and who hears of it, or the rule it broke. */
-export type StoreOutcome = { message: ChatMessage; recipients: string[] } | { refusal: ChatRefusal };
+/**
+ * What storing one message of a group came to: the message and who hears of it (`replayed` when it had been stored
+ * before, by an earlier try whose event went out then), or the rule it broke.
+ */
+export type StoreOutcome = { message: ChatMessage; recipients: string[]; replayed?: boolean } | { refusal: ChatRefusal };
 
 /** What sending a message came to: the stored message, or the rule it broke. A failure of the database throws. */
 export type ChatSendOutcome = { message: ChatMessage } | { refusal: ChatRefusal };
@@ -40,6 +48,9 @@ type OutcomeRow = Omit<MessageRow, "id" | "sender_id" | "display_name" | "avatar
   i: number;
   id: number | null;
   created_at: Date | null;
+  hidden_at: Date | null;
+  /** The sender's message with this client id, stored before: "same" when this one is a retry of it. */
+  earlier: "same" | "different" | null;
   session_alive: boolean;
   is_member: boolean;
   blocked: boolean;
@@ -56,6 +67,11 @@ type OutcomeRow = Omit<MessageRow, "id" | "sender_id" | "display_name" | "avatar
  * message's outcome is told apart from what comes back, in the order given. One sender per message because the
  * statement may touch each rate-limit row once; the sender's own order is kept by sending the next one later.
  *
+ * A message whose client id its sender used before is not stored again (ADR 051): the outcome is the stored message,
+ * as if it had just been stored, so a retry after a lost answer is answered like the first try; the same id on a
+ * different text or room is refused. Two tries of the same message in flight at once (an app that gave up on one
+ * replica and asked another) meet in the unique index: the later insert does nothing, and the stored one is read.
+ *
  * A typed message that looks like an off-platform payment (PRODUCT §10) is counted for the operators in the same
  * statement, so a stored message is never left uncounted. The check is the rule list in this process; only a group
  * holding such a message gets the extra column and CTE, so the common statement is the same as without the count.
@@ -71,6 +87,7 @@ export async function storeMessages(db: Database, inputs: readonly ChatSendInput
     content: input.content,
     message_type: input.messageType ?? "TEXT",
     metadata: input.metadata ?? null,
+    client_id: input.clientId ?? null,
   }));
   const offPlatform = inputs.map((input) => (input.messageType ?? "TEXT") === "TEXT" && looksLikeOffPlatformPayment(input.content));
   const flagged = offPlatform.some(Boolean);
@@ -79,10 +96,14 @@ export async function storeMessages(db: Database, inputs: readonly ChatSendInput
       ${
         flagged
           ? sql`select * from jsonb_to_recordset(${JSON.stringify(rows.map((row, i) => ({ ...row, off_platform: offPlatform[i] })))}::jsonb)
-        as x(i int, room_id uuid, sender_id uuid, session_id uuid, content text, message_type text, metadata jsonb, off_platform boolean)`
+        as x(i int, room_id uuid, sender_id uuid, session_id uuid, content text, message_type text, metadata jsonb, client_id uuid, off_platform boolean)`
           : sql`select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        as x(i int, room_id uuid, sender_id uuid, session_id uuid, content text, message_type text, metadata jsonb)`
+        as x(i int, room_id uuid, sender_id uuid, session_id uuid, content text, message_type text, metadata jsonb, client_id uuid)`
       }
+    ), earlier as (
+      select x.i, e.id, e.content, e.message_type, e.metadata, e.room_id, e.created_at, e.hidden_at,
+        case when e.room_id = x.room_id and e.content = x.content then 'same' else 'different' end as earlier
+      from input x join chat_messages e on e.sender_id = x.sender_id and e.client_id = x.client_id
     ), members as (
       select x.i, p.user_id, r.type, u.display_name, u.avatar_url, b.blocker_id is not null as blocked_sender
       from input x
@@ -102,14 +123,16 @@ export async function storeMessages(db: Database, inputs: readonly ChatSendInput
       from input x
       left join members s on s.i = x.i and s.user_id = x.sender_id
     ), admitted as (
-      select *, 'chat:user:' || sender_id as bucket from judged where session_alive and is_member and not blocked
+      select *, 'chat:user:' || sender_id as bucket from judged j
+      where session_alive and is_member and not blocked and not exists (select 1 from earlier e where e.i = j.i)
     ), ${rateLimitWindowCte({ bucket: sql<string>`bucket`, ...CHAT_RATE_LIMIT, from: "admitted" })},
     message as (
-      insert into chat_messages (room_id, sender_id, content, message_type, metadata)
-      select a.room_id, a.sender_id, a.content, a.message_type, a.metadata
+      insert into chat_messages (room_id, sender_id, content, message_type, metadata, client_id)
+      select a.room_id, a.sender_id, a.content, a.message_type, a.metadata, a.client_id
       from admitted a join rate_limit_counted c on c.bucket = a.bucket
       order by a.i
-      returning id, content, message_type, metadata, room_id, sender_id, created_at
+      on conflict (sender_id, client_id) where client_id is not null do nothing
+      returning id, content, message_type, metadata, room_id, sender_id, created_at, client_id
     ), room as (
       update chat_rooms set last_activity_at = m.at, last_message_id = greatest(chat_rooms.last_message_id, m.id)
       from (select room_id, max(created_at) as at, max(id) as id from message group by room_id) m where chat_rooms.id = m.room_id
@@ -124,29 +147,44 @@ export async function storeMessages(db: Database, inputs: readonly ChatSendInput
     )`
         : sql``
     }
-    select j.i, j.session_alive, j.is_member, j.blocked, j.display_name, j.avatar_url,
-      m.id, m.content, m.message_type, m.metadata, m.room_id, m.created_at,
+    select j.i, j.session_alive, j.is_member, j.blocked, j.display_name, j.avatar_url, j.client_id, e.earlier,
+      coalesce(m.id, e.id) as id, coalesce(m.content, e.content) as content, coalesce(m.message_type, e.message_type) as message_type,
+      coalesce(m.metadata, e.metadata) as metadata, coalesce(m.room_id, e.room_id) as room_id, coalesce(m.created_at, e.created_at) as created_at,
+      e.hidden_at,
       coalesce((
         select json_agg(o.user_id) from members o where o.i = j.i and o.user_id <> j.sender_id and not o.blocked_sender
       ), '[]'::json) as recipients
     from judged j
     left join message m on m.sender_id = j.sender_id
+    left join earlier e on e.i = j.i
     order by j.i`.execute(db);
-  return outcomes.map((row): StoreOutcome => {
+  const results = outcomes.map((row): StoreOutcome | "raced" => {
     if (!row.session_alive) return { refusal: { status: 401, code: "unauthorized" } };
+    if (row.earlier === "different") return { refusal: { status: 409, code: "client_id_reused" } };
+    const sender = inputs[row.i]!;
+    const message = () =>
+      toMessage({ ...row, id: row.id!, created_at: row.created_at!, sender_id: sender.senderId, display_name: row.display_name!, avatar_url: row.avatar_url });
+    if (row.earlier === "same") return { message: message(), recipients: [], replayed: true };
     if (!row.is_member) return { refusal: { status: 404, code: "room_not_found" } };
     if (row.blocked) return { refusal: { status: 403, code: "blocked" } };
-    if (row.id === null || row.created_at === null) return { refusal: { status: 429, code: "rate_limited" } };
-    const sender = inputs[row.i]!;
-    const message = toMessage({
-      ...row,
-      id: row.id,
-      created_at: row.created_at,
-      sender_id: sender.senderId,
-      display_name: row.display_name!,
-      avatar_url: row.avatar_url,
-    });
-    return { message, recipients: row.recipients };
+    // Not stored: over the rate limit, or the same message stored by another statement a moment before (its insert
+    // met this one in the unique index).
+    if (row.id === null || row.created_at === null) return row.client_id ? "raced" : { refusal: { status: 429, code: "rate_limited" } };
+    return { message: message(), recipients: row.recipients };
+  });
+  if (!results.includes("raced")) return results as StoreOutcome[];
+  const raced = inputs.filter((_, i) => results[i] === "raced");
+  const stored = await messagesQuery(db)
+    .select("m.hidden_at")
+    .where((eb) => eb.or(raced.map((input) => eb.and([eb("m.sender_id", "=", input.senderId), eb("m.client_id", "=", input.clientId!)]))))
+    .execute();
+  return results.map((result, i): StoreOutcome => {
+    if (result !== "raced") return result;
+    const input = inputs[i]!;
+    const row = stored.find((candidate) => candidate.sender_id === input.senderId && candidate.client_id === input.clientId);
+    if (!row) return { refusal: { status: 429, code: "rate_limited" } };
+    if (row.room_id !== input.roomId || row.content !== input.content) return { refusal: { status: 409, code: "client_id_reused" } };
+    return { message: toMessage(row), recipients: [], replayed: true };
   });
 }
 
@@ -253,6 +291,7 @@ export function createChatSender({
     outcomes.forEach((outcome, i) => {
       const waiting = group[i]!;
       if ("refusal" in outcome) return waiting.resolve(outcome);
+      if (outcome.replayed) return waiting.resolve({ message: outcome.message }); // its event went out when it was stored
       // The message is stored: the event is only a hint, a reconnecting client refetches (PRODUCT §7).
       realtime.toUsers([waiting.input.senderId, ...outcome.recipients], RealtimeEvent.chatMessage, outcome.message);
       waiting.resolve({ message: outcome.message });

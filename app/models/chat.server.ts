@@ -18,6 +18,8 @@ export interface ChatMessage {
   createdAt: string;
   /** Hidden by the operators (PRODUCT §10): only its sender is shown it, marked 「運営により非表示」. Read from history. */
   hidden?: boolean;
+  /** The id the sender's app made for it (issue 38): its tab tells the message it is still sending by it. */
+  clientId?: string;
 }
 
 export interface ChatParticipant {
@@ -44,11 +46,12 @@ export class ChatError extends DomainError<403 | 404 | 422 | 429, string> {}
 
 const directKey = (a: string, b: string) => [a, b].sort().join(":");
 
-function messagesQuery(db: Database) {
+/** Messages with their senders' names, as every reader and the sender's answer show them. */
+export function messagesQuery(db: Database) {
   return db
     .selectFrom("chat_messages as m")
     .innerJoin("users as u", "u.id", "m.sender_id")
-    .select(["m.id", "m.content", "m.message_type", "m.metadata", "m.room_id", "m.created_at", "u.id as sender_id", "u.display_name", "u.avatar_url"]);
+    .select(["m.id", "m.content", "m.message_type", "m.metadata", "m.room_id", "m.created_at", "m.client_id", "u.id as sender_id", "u.display_name", "u.avatar_url"]);
 }
 
 export type MessageRow = Awaited<ReturnType<ReturnType<typeof messagesQuery>["executeTakeFirstOrThrow"]>>;
@@ -63,6 +66,7 @@ export function toMessage(row: MessageRow & { hidden_at?: Date | null }): ChatMe
     sender: { uid: row.sender_id, supabaseId: row.sender_id, displayName: row.display_name, avatar: row.avatar_url },
     createdAt: row.created_at.toISOString(),
     hidden: row.hidden_at != null,
+    ...(row.client_id ? { clientId: row.client_id } : {}),
   };
 }
 

@@ -1,10 +1,10 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { z } from "zod";
 import { useAuth } from "~/components/auth-provider";
-import { sendChatMessage } from "~/components/chat-send";
+import { ChatSendError, createChatOutbox, newClientId, type ChatSendBody } from "~/components/chat-send";
 import { roomTitle } from "~/components/chat-view";
 import { HiddenBadge, ReportLink } from "~/components/moderation-slots";
 import { OffPlatformNotice, OffPlatformWarningDialog } from "~/components/off-platform-warning";
@@ -47,7 +47,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { before } = parseQuery(roomPageQuerySchema, request);
   const page = await listMessages({ db: context.db, userId: user.id, roomId, before });
   if (!before) await markRead({ db: context.db, userId: user.id, roomId });
-  return { room, title: roomTitle(room, user.id), ...page, before: before ?? null, viewerId: user.id };
+  // The plain form's message id (ADR 051): the browser posting the same form again (a retry after a lost answer)
+  // stores the message once. Each page gets a new one; scripts make their own per message.
+  return { room, title: roomTitle(room, user.id), ...page, before: before ?? null, viewerId: user.id, clientId: crypto.randomUUID() };
 }
 
 /**
@@ -63,18 +65,28 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: sendMessageSchema });
   if (submission.status !== "success") return data({ error: submission.error?.content?.[0] ?? text.validation.checkInput }, { status: 400 });
   const { offPlatformConfirmed, ...message } = submission.value;
-  if (!offPlatformConfirmed && looksLikeOffPlatformPayment(message.content)) return { offPlatform: { content: message.content } };
+  if (!offPlatformConfirmed && looksLikeOffPlatformPayment(message.content)) return { offPlatform: { content: message.content, clientId: message.clientId } };
   const outcome = await context.chat.send({ senderId: user.id, sessionId: user.sessionId, ...message });
   if ("refusal" in outcome) return data({ error: chatErrorMessage(outcome.refusal.code) }, { status: outcome.refusal.status });
   throw redirect(`/chat/${roomId}`);
 }
 
-type Shown = ChatMessage & { pending?: boolean };
+/** A message on screen: stored, or still in the outbox (送信中), or given up on (`failed`: 「再送」 sends it again). */
+type Shown = ChatMessage & { pending?: boolean; failed?: boolean };
 
-const byId = (list: Shown[]) => {
-  const seen = new Map<number, Shown>();
-  for (const message of list) seen.set(message.id, message);
-  return [...seen.values()].sort((a, b) => a.id - b.id);
+/**
+ * The stored messages in order, each once, then the ones not stored yet in the order typed; a waiting message whose
+ * stored copy has arrived (the answer, its event, or a refetch) is shown once, as stored.
+ */
+const inOrder = (list: Shown[]) => {
+  const stored = new Map<number, Shown>();
+  const waiting: Shown[] = [];
+  for (const message of list) {
+    if (message.pending || message.failed) waiting.push(message);
+    else stored.set(message.id, message);
+  }
+  const storedIds = new Set([...stored.values()].map((message) => message.clientId));
+  return [...[...stored.values()].sort((a, b) => a.id - b.id), ...waiting.filter((message) => !storedIds.has(message.clientId))];
 };
 
 export default function ChatRoomPage() {
@@ -87,6 +99,11 @@ export default function ChatRoomPage() {
   const composer = useRef<HTMLTextAreaElement>(null);
   const { api } = useAuth();
   const { reconnects, socket } = useRealtime();
+  const socketRef = useRef(socket);
+  socketRef.current = socket;
+  const outbox = useMemo(() => createChatOutbox({ socket: () => socketRef.current, api }), [api]);
+  // What each waiting message was sent with, for 「再送」.
+  const sent = useRef(new Map<string, ChatSendBody>());
   const roomId = loaded.room.id;
   const [shown, setShown] = useState<Shown[]>(loaded.messages);
   const [hasMore, setHasMore] = useState(loaded.hasMore);
@@ -106,7 +123,7 @@ export default function ChatRoomPage() {
 
   useRealtimeEvent<ChatMessageEvent>(RealtimeEvent.chatMessage, (message) => {
     if (message.chatRoomId !== roomId) return;
-    setShown((current) => byId([...current.filter((m) => !(m.pending && m.content === message.content && m.sender.uid === message.sender.uid)), message as ChatMessage]));
+    setShown((current) => inOrder([...current, message as ChatMessage]));
     markReadSoon();
   });
 
@@ -115,7 +132,7 @@ export default function ChatRoomPage() {
     if (reconnects === 0 || loaded.before) return;
     api
       .get<{ data: { messages: ChatMessage[] } }>(`/api/chat/messages?roomId=${roomId}`)
-      .then((result) => result && setShown((current) => byId([...current, ...result.data.messages])))
+      .then((result) => result && setShown((current) => inOrder([...current, ...result.data.messages])))
       .catch(() => {});
   }, [reconnects, api, roomId, loaded.before]);
 
@@ -130,14 +147,14 @@ export default function ChatRoomPage() {
   });
 
   const loadOlder = async (event?: React.MouseEvent) => {
-    const oldest = shown.find((m) => !m.pending);
+    const oldest = shown.find((m) => !m.pending && !m.failed);
     if (!oldest || loadingOlder.current) return;
     event?.preventDefault();
     loadingOlder.current = true;
     const result = await api.get<{ data: { messages: ChatMessage[]; hasMore: boolean } }>(`/api/chat/messages?roomId=${roomId}&before=${oldest.id}`).catch(() => undefined);
     loadingOlder.current = false;
     if (!result) return;
-    setShown((current) => byId([...result.data.messages, ...current]));
+    setShown((current) => inOrder([...result.data.messages, ...current]));
     setHasMore(result.data.hasMore);
   };
 
@@ -160,11 +177,13 @@ export default function ChatRoomPage() {
     await deliver(form, content, false);
   };
 
-  const deliver = async (form: HTMLFormElement, content: string, offPlatformConfirmed: boolean) => {
+  const deliver = (form: HTMLFormElement, content: string, offPlatformConfirmed: boolean) => {
     form.reset();
-    // Shown at once, replaced by the server's copy when it answers.
+    const body: ChatSendBody = { roomId, content, clientId: newClientId(), ...(offPlatformConfirmed ? { offPlatformConfirmed } : {}) };
+    // Shown at once as 送信中, replaced by the stored copy when it comes.
     const pending: Shown = {
       id: pendingId.current--,
+      clientId: body.clientId,
       content,
       messageType: "TEXT",
       metadata: null,
@@ -174,16 +193,40 @@ export default function ChatRoomPage() {
       pending: true,
     };
     setShown((current) => [...current, pending]);
+    return sendBody(body);
+  };
+
+  /** Hands the message to the outbox (again, for 「再送」) and shows what came of it. */
+  const sendBody = async (body: ChatSendBody) => {
+    sent.current.set(body.clientId, body);
+    const mark = (change: Partial<Shown>) =>
+      setShown((current) => current.map((message) => (message.clientId === body.clientId && message.id < 0 ? { ...message, ...change } : message)));
+    mark({ pending: true, failed: false });
     try {
-      const message = await sendChatMessage({ socket, api, body: { roomId, content, ...(offPlatformConfirmed ? { offPlatformConfirmed } : {}) } });
-      setShown((current) => byId([...current.filter((m) => m.id !== pending.id), message]));
+      const message = await outbox.send(body);
+      setShown((current) => inOrder([...current, message]));
+      sent.current.delete(body.clientId);
     } catch (error) {
-      setShown((current) => current.filter((m) => m.id !== pending.id));
+      if (error instanceof ChatSendError && error.retryable) return mark({ pending: false, failed: true });
+      // Refused (a rule): the text goes back to the composer, unless something new is being typed there.
+      setShown((current) => current.filter((message) => message.clientId !== body.clientId || message.id > 0));
+      sent.current.delete(body.clientId);
+      if (composer.current && !composer.current.value) composer.current.value = body.content;
       setSendError(error instanceof Error ? error.message : text.api.failed);
     }
   };
 
-  const oldest = shown.find((m) => !m.pending);
+  const resend = (clientId: string | undefined) => {
+    const body = clientId && sent.current.get(clientId);
+    if (body) void sendBody(body);
+  };
+
+  const discard = (clientId: string | undefined) => {
+    setShown((current) => current.filter((message) => message.clientId !== clientId || message.id > 0));
+    if (clientId) sent.current.delete(clientId);
+  };
+
+  const oldest = shown.find((m) => !m.pending && !m.failed);
   const otherPerson = loaded.room.type === "DIRECT" ? loaded.room.participants.find((p) => p.uid !== loaded.viewerId) : undefined;
   return (
     <section aria-labelledby="room-title" className="flex w-full flex-col">
@@ -226,13 +269,28 @@ export default function ChatRoomPage() {
             }
             return (
               <li key={message.id} className={`flex ${mine ? "justify-end" : "justify-start"}`}>
-                <div className={`max-w-[80%] rounded-2xl px-4 py-2 ${mine ? "bg-brand-600 text-white" : "bg-white ring-1 ring-slate-200"} ${message.pending ? "ring-2 ring-brand-300 ring-offset-1" : ""}`}>
+                <div
+                  className={`max-w-[80%] rounded-2xl px-4 py-2 ${mine ? "bg-brand-600 text-white" : "bg-white ring-1 ring-slate-200"} ${message.pending ? "ring-2 ring-brand-300 ring-offset-1" : ""} ${message.failed ? "ring-2 ring-red-400 ring-offset-1" : ""}`}
+                  data-sending={message.pending ? "" : undefined}
+                >
                   {mine ? null : <p className="text-xs font-semibold text-slate-500">{message.sender.displayName}</p>}
                   {message.hidden ? <HiddenBadge /> : null}
                   <p className="whitespace-pre-wrap break-words">{message.content}</p>
-                  <time className={`block text-right text-xs ${mine ? "text-brand-100" : "text-slate-500"}`} dateTime={isoString(message.createdAt)}>
-                    {message.pending ? "送信中…" : formatDateTime(message.createdAt)}
-                  </time>
+                  {message.failed ? (
+                    <p className="mt-1 flex flex-wrap items-center justify-end gap-2 text-xs" role="alert">
+                      <span>送信できませんでした</span>
+                      <button type="button" className="rounded bg-white px-2 py-0.5 font-semibold text-brand-700" onClick={() => resend(message.clientId)}>
+                        再送
+                      </button>
+                      <button type="button" className="underline" onClick={() => discard(message.clientId)}>
+                        取り消す
+                      </button>
+                    </p>
+                  ) : (
+                    <time className={`block text-right text-xs ${mine ? "text-brand-100" : "text-slate-500"}`} dateTime={isoString(message.createdAt)}>
+                      {message.pending ? "送信中…" : formatDateTime(message.createdAt)}
+                    </time>
+                  )}
                   {!mine && !message.pending && (message.messageType === "TEXT" || message.messageType === "IMAGE") ? (
                     <div className="-mb-1 text-right">
                       <ReportLink type="chat_message" id={String(message.id)} ownerName={message.sender.displayName} />
@@ -251,6 +309,7 @@ export default function ChatRoomPage() {
             <Form method="post" className="flex flex-wrap items-center gap-3">
               <input type="hidden" name="content" value={offPlatformPage.content} />
               <input type="hidden" name="offPlatformConfirmed" value="true" />
+              {offPlatformPage.clientId ? <input type="hidden" name="clientId" value={offPlatformPage.clientId} /> : null}
               <button type="submit" className="btn-primary">
                 {offPlatformText.confirm}
               </button>
@@ -284,6 +343,7 @@ export default function ChatRoomPage() {
           <label htmlFor="chat-content" className="sr-only">
             メッセージ
           </label>
+          <input type="hidden" name="clientId" value={loaded.clientId} />
           <textarea ref={composer} id="chat-content" name="content" rows={2} defaultValue={offPlatformPage?.content} maxLength={CHAT_MESSAGE_MAX} required className="field-input flex-1 resize-none" placeholder="メッセージを入力" />
           <button type="submit" className="btn-primary self-end">
             送信

@@ -269,6 +269,8 @@ export interface ChatMessagesTable {
   created_at: CreatedAt;
   /** Hidden by the operators (issue 27): shown to its author only. */
   hidden_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The id the sender's app made for it, so that a retry is stored once (issue 38); null for the app's own. */
+  client_id: ColumnType<string | null, string | null | undefined, never>;
 }
 
 export interface UserBlocksTable {

@@ -41,5 +41,12 @@ export const CHAT_SEND_MAX_GROUP = 200;
 export const CHAT_SEND_POSTGRES_CONCURRENCY = 2;
 /** How long the browser waits for the server's answer to a message sent over the socket. */
 export const CHAT_SEND_ACK_TIMEOUT_MS = 10_000;
+/**
+ * The browser's outbox (ADR 051): a message waits for a reconnecting socket up to `reconnectWaitMs` (a deploy moves
+ * sockets within 1 s, a crashed replica's within 3 s: ADR 048), then goes by the API; a failed try is made again after
+ * `firstDelayMs`, doubling up to `maxDelayMs`; after `giveUpAfterMs` without an answer the message is shown as not
+ * sent, with 「再送」.
+ */
+export const CHAT_SEND_RETRY = { reconnectWaitMs: 3_000, firstDelayMs: 500, maxDelayMs: 8_000, giveUpAfterMs: 60_000 } as const;
 /** Messages waiting for a commit beyond which a socket's new message is refused as overloaded (503). */
 export const CHAT_SEND_MAX_PENDING = 2000;
