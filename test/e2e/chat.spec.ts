@@ -55,6 +55,52 @@ test("two people chat live in two browsers", async ({ browser, request }) => {
   await bobContext.close();
 });
 
+test("a message whose answer is lost waits as 送信中, goes again after the reconnect, and is stored once", async ({ page, request }) => {
+  const me = await createUser(request, "わたし");
+  const friend = await createUser(request, "ともだち");
+  const room = await request.post("/api/chat/rooms", {
+    data: { participantIds: [friend.id], type: "DIRECT", name: null },
+    headers: { Authorization: `Bearer ${me.token}` },
+  });
+  const roomId = (await room.json()).data.chatRoom.id as string;
+  // The socket's WebSocket goes through the test: once upgraded, the first acknowledgement of a stored message is
+  // dropped and the connection cut, as a replica dying after the commit would (ADR 051).
+  let upgraded = false;
+  let cut = false;
+  await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((message) => {
+      if (message === "5") upgraded = true; // engine.io's upgrade packet: from now on everything goes this way
+      server.send(message);
+    });
+    server.onMessage((message) => {
+      if (!cut && upgraded && String(message).includes('"status":201')) {
+        cut = true;
+        void ws.close();
+        void server.close();
+        return;
+      }
+      ws.send(message);
+    });
+  });
+  await login(page, me.email, `/chat/${roomId}`);
+  await expect(page.locator("[data-realtime-state]")).toHaveAttribute("data-realtime-state", "connected");
+  await expect.poll(() => upgraded).toBe(true);
+
+  await page.getByLabel("メッセージ", { exact: true }).fill("届いたかな？");
+  await page.getByRole("button", { name: "送信" }).click();
+  const list = page.getByRole("list", { name: "メッセージ一覧" });
+  // Stored, but the answer was lost: it waits as 送信中 while the socket reconnects, then the retry is answered.
+  await expect(list.locator("[data-sending]")).toContainText("送信中");
+  await expect.poll(() => cut).toBe(true);
+  await expect(list.locator("[data-sending]")).toHaveCount(0);
+  await expect(list.getByRole("listitem")).toHaveCount(1);
+  await expect(list).toContainText("届いたかな？");
+  await expect(page.getByRole("alert")).toHaveCount(0);
+  const stored = await request.get(`/api/chat/messages?roomId=${roomId}`, { headers: { Authorization: `Bearer ${friend.token}` } });
+  expect((await stored.json()).data.messages.map((message: { content: string }) => message.content)).toEqual(["届いたかな？"]);
+});
+
 test.describe("with JavaScript disabled", () => {
   test.use({ javaScriptEnabled: false });
 
