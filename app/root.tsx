@@ -74,8 +74,8 @@ export const shouldRevalidate: ShouldRevalidateFunction = () => true;
 export const meta: MetaFunction = ({ error, matches }) => {
   const routeError = error ?? matches.find((match) => match.error)?.error;
   if (!routeError) return pageMeta(PRODUCT_TAGLINE);
-  const notFound = isRouteErrorResponse(routeError) && routeError.status === 404;
-  return pageMeta(notFound ? errorText.notFoundTitle : errorText.title);
+  const status = isRouteErrorResponse(routeError) ? routeError.status : 500;
+  return pageMeta(status === 404 ? errorText.notFoundTitle : status === 503 ? errorText.unavailableTitle : errorText.title);
 };
 
 export function Layout({ children }: { children: ReactNode }) {

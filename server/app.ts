@@ -11,10 +11,10 @@ import expressStaticGzip from "express-static-gzip";
 import { createClient as createRedisClient } from "redis";
 import { Server as SocketServer } from "socket.io";
 import type { ViteDevServer } from "vite";
-import { createAuthService, type RequestAuth, type RequestInfo } from "../app/infra/auth/session";
+import { createAuthService, type AuthUser, type RequestAuth, type RequestInfo } from "../app/infra/auth/session";
 import type { AppConfig } from "../app/infra/config";
 import type { DatabaseHandle } from "../app/infra/db";
-import { databaseUnavailable } from "../app/infra/db/errors";
+import { databaseUnavailable, isConnectionError } from "../app/infra/db/errors";
 import { openReadReplica } from "../app/infra/db/read-replica";
 import { createDiscordClient } from "../app/infra/discord";
 import { log } from "../app/infra/logger.server";
@@ -34,6 +34,7 @@ import { SESSIONS_ENDED_CHANNEL } from "../app/models/moderation.server";
 import { subscriptionReminderJob } from "../app/models/subscriptions.server";
 import { createLocalAuthHandler } from "./auth/local-auth";
 import { discardUnreadBody } from "./body-limit";
+import { answeringDatabaseDown } from "./database-down";
 import { attachChatSend } from "./chat-socket";
 import { migrationsApplied } from "./db/migrate";
 import { slowQueryOf } from "./db/prepare";
@@ -190,8 +191,11 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   presence = startPresenceTracker({ db: database.db, realtime });
   // A suspension or ban is decided in another process (`npm run moderation`), which has no sockets: it notifies the
   // user's id in its transaction, and every server process closes that user's sockets when it commits (ADR 030).
+  // Its connection lost and back (the database restarted), the listener heard nothing meanwhile: `caughtUp` below.
+  let caughtUp: (() => void) | undefined;
   await database.listen(SESSIONS_ENDED_CHANNEL, (userId) => {
     if (userId) realtime.disconnectUser(userId).catch((error) => log.error({ err: error, userId }, "moderation: could not close a suspended user's sockets"));
+    else caughtUp?.();
   });
   // Every chat message people type, whether it comes over a socket, the API or the plain form, is stored by group
   // commit (ADR 026).
@@ -204,6 +208,20 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
     clock: options.clock,
     onRun: (done, at) => metrics.sweeperRan(done, at),
   });
+  // The database is back after this process lost it (issue 38): the sockets of sessions that ended while no NOTIFY
+  // could reach it (a suspension decided the moment the database returned) are closed, and the sweeper runs now, for
+  // what fell due meanwhile, rather than at its next interval.
+  caughtUp = () => {
+    void sweeper.runOnce();
+    const sockets = [...io.of("/").sockets.values()].filter((socket) => socket.data.user);
+    auth
+      .endedAmong(sockets.map((socket) => socket.data.user as AuthUser))
+      .then((ended) => {
+        const users = new Set(ended);
+        for (const socket of sockets) if (users.has(socket.data.user as AuthUser)) socket.disconnect(true);
+      })
+      .catch((error) => log.error({ err: error }, "auth: could not check the sockets' sessions after the database's return"));
+  };
   const requestInfo = (req: express.Request, res: express.Response): RequestInfo => ({
     origin: `${req.protocol}://${req.get("host")}`,
     cookieHeader: req.headers.cookie,
@@ -302,7 +320,12 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   if (localAuth) {
     app.use("/auth/v1", async (req, res, next) => {
       try {
-        const response = await localAuth(toFetchRequest(req), { clientIp: req.ip ?? "unknown" });
+        // The database out of reach: 503 with Retry-After, as every other request then (issue 38), not a 500.
+        const response = await localAuth(toFetchRequest(req), { clientIp: req.ip ?? "unknown" }).catch((error: unknown) => {
+          if (!isConnectionError(error)) throw error;
+          log.warn({ err: error, path: req.path }, "auth: the database is out of reach");
+          return databaseUnavailable();
+        });
         res.status(response.status);
         response.headers.forEach((value, key) => res.setHeader(key, value));
         res.end(Buffer.from(await response.arrayBuffer()));
@@ -340,10 +363,11 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
     app.use(express.static(clientDir, { maxAge: "1h" }));
   }
 
-  // Remix through @remix-run/express's own request and response conversions, with one step between them: an API
-  // request whose loader or action found the database out of reach (entry.server's handleError marks its context)
-  // gets the API's 503 envelope with Retry-After instead of Remix's 500 (issue 38). Pages get theirs in entry.server.
-  const handleRemixRequest = createRemixRequestHandler(getBuild, development ? "development" : "production");
+  // Remix through @remix-run/express's own request and response conversions, with one step between them. Every
+  // route's loader and action answers the database's absence with a thrown 503 (server/database-down.ts, issue 38);
+  // what still ends as Remix's 500 for it (entry.server's handleError marks the context) gets the API's 503 envelope
+  // with Retry-After here, and a page its 503 in entry.server.
+  const handleRemixRequest = createRemixRequestHandler(async () => answeringDatabaseDown(await getBuild()), development ? "development" : "production");
   app.all("*", async (req, res, next) => {
     try {
       const loadContext: AppLoadContext = {

@@ -1,5 +1,6 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
 import { safeRedirect } from "remix-utils/safe-redirect";
+import { databaseUnavailable } from "~/infra/db/errors";
 import { REDIRECT_TO_MAX } from "~/lib/constants";
 import { messages } from "~/lib/messages";
 import { getProfile } from "~/models/user.server";
@@ -62,6 +63,8 @@ export async function redirectIfSignedIn(request: Request, context: AppLoadConte
  * message for a refusal, a generic one when it failed; 429 stays 429.
  */
 export function authFormError(error: { status?: number; message: string }) {
+  // The auth server cannot reach its database (issue 38): the page of a 503, as any page then, not a form error.
+  if (error.status === 503) throw databaseUnavailable();
   const refused = !!error.status && error.status < 500;
   return { status: error.status === 429 ? 429 : 400, message: refused ? error.message : messages.auth.failed };
 }

@@ -7,7 +7,8 @@ import { MAIL_BATCH, MAIL_CLAIM_MS, MAIL_RETRY } from "~/lib/constants";
  * rolled-back event sends nothing and a committed one is never lost. Delivery claims due rows for a minute, sends
  * each outside any transaction and marks it; a failure waits (30 s doubling to an hour, 10 tries) for the next pass.
  * A process that dies between sending and marking leaves the claim to expire, and the mail is sent again: at least
- * once, never lost. Its Message-ID is the row's, so a mail client folds the two.
+ * once, never lost. Its Message-ID is the row's, so a mail client folds the two. A database that goes away between
+ * sending and marking (a restart) does not make it twice: the process keeps the mark and writes it once it is back.
  */
 export type OutboxMail = Selectable<MailOutboxTable>;
 
@@ -106,13 +107,26 @@ export async function deliverDueMail({
   now,
   send,
   onFailure,
+  unmarked,
 }: {
   db: Database;
   now: () => Date;
   send: (mail: OutboxMail) => Promise<void>;
   onFailure?: (mail: OutboxMail, error: unknown, gaveUp: boolean) => void;
+  /**
+   * Mails handed over whose mark could not be written (the database went away in between, issue 38), with when they
+   * were sent: the caller keeps it across passes, and each pass marks them before it claims anything, so that a mail
+   * sent during an outage is not claimed and sent again once its claim has run out.
+   */
+  unmarked?: Map<number, Date>;
 }) {
   let sent = 0;
+  if (unmarked) {
+    for (const [id, at] of unmarked) {
+      await markMailSent({ db, id, now: at });
+      unmarked.delete(id);
+    }
+  }
   for (;;) {
     const batch = await claimDueMail({ db, now: now() });
     if (batch.length === 0) return sent;
@@ -124,7 +138,13 @@ export async function deliverDueMail({
         onFailure?.(mail, error, gaveUp);
         continue;
       }
-      await markMailSent({ db, id: mail.id, now: now() });
+      const sentAt = now();
+      try {
+        await markMailSent({ db, id: mail.id, now: sentAt });
+      } catch (error) {
+        unmarked?.set(mail.id, sentAt);
+        throw error;
+      }
       sent += 1;
     }
   }

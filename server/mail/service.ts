@@ -72,6 +72,8 @@ export async function startMailService({
 
   let running: Promise<number> | undefined;
   let again = false;
+  // Sent, not yet marked: the database went away between the two (deliverDueMail marks them on the next pass).
+  const unmarked = new Map<number, Date>();
   let closed = false;
   const deliver = (): Promise<number> => {
     if (closed) return Promise.resolve(0);
@@ -88,6 +90,7 @@ export async function startMailService({
             db: database.db,
             now: clock,
             send,
+            unmarked,
             onFailure: (mail, error, gaveUp) =>
               log.error({ event: "mail", mailId: mail.id, kind: mail.kind, attempts: mail.attempts, gaveUp, err: error }, `mail: ${mail.kind} #${mail.id} ${gaveUp ? "given up" : "failed"}`),
           });

@@ -3,7 +3,7 @@ import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "~/lib/messages";
 import { ledgerProblems } from "~/models/coins.server";
-import { createBrowserMember } from "../support/auth";
+import { createBrowserMember, PASSWORD } from "../support/auth";
 import { freshGet } from "../support/fresh-request";
 import { ownServersProblem, startOwnPostgres, type OwnPostgres } from "../support/postgres-servers";
 import { startTestServer, type TestServer } from "../support/server";
@@ -22,6 +22,21 @@ if (skipReason) console.log(`[database-outage] skipped: ${skipReason}`);
 const ANSWERED_WITHIN_MS = 10_000;
 /** Issue 38: everything works again within 5 s of the database's return. */
 const RECOVERED_WITHIN_MS = 5_000;
+
+/** The error page of a 503 for the database: its title and message in the HTML and in the hydration data, not the generic page's. */
+async function expectUnavailablePage(response: Response) {
+  const html = await response.text();
+  expect(html).toContain(`>${messages.error.unavailableTitle}</h1>`);
+  expect(html).toContain(messages.api.databaseUnavailable);
+  expect(html).not.toContain(messages.error.title);
+  expect(html).not.toContain(messages.error.body);
+  // What the browser hydrates (Remix's single-fetch stream): the route's error is a 503 response with the message.
+  const hydration = [...html.matchAll(/streamController\.enqueue\(("(?:[^"\\]|\\.)*")\)/g)].map((match) => JSON.parse(match[1]!) as string).join("");
+  expect(hydration).toContain('"errors"');
+  expect(hydration).toContain('"RouteErrorResponse"');
+  expect(hydration).toContain('"status",503');
+  expect(hydration).toContain(messages.api.databaseUnavailable);
+}
 
 describe.skipIf(skipReason)("the database stopped under a running app", () => {
   let postgres: OwnPostgres;
@@ -58,14 +73,36 @@ describe.skipIf(skipReason)("the database stopped under a running app", () => {
       expect(page.status).toBe(503);
       expect(page.headers.get("Location")).toBeNull();
       expect(page.headers.get("Retry-After")).toBe("5");
-      const html = await page.text();
-      expect(html).toContain(messages.error.unavailableTitle);
-      expect(html).toContain(messages.api.databaseUnavailable);
+      await expectUnavailablePage(page);
 
       // A visitor's page and a public API read: 503, never a 500.
       const explore = await app.request("/explore");
       expect(explore.status).toBe(503);
       expect(explore.headers.get("Retry-After")).toBe("5");
+      // With the product's message, not the generic error page (which a loader's own error, sanitized in production,
+      // would show): in the HTML, as a browser without JavaScript shows it, and in the data a browser with JavaScript
+      // hydrates from; a client-side navigation's data request is a 503 with the message too.
+      await expectUnavailablePage(explore);
+      const navigation = await app.request("/explore.data");
+      expect(navigation.status).toBe(503);
+      expect(await navigation.text()).toContain(messages.api.databaseUnavailable);
+      // A signed-out form post without JavaScript (the login form): the same page.
+      const login = await app.request("/login", {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ email: gamer.email, password: PASSWORD }),
+      });
+      expect(login.status).toBe(503);
+      expect(login.headers.get("Retry-After")).toBe("5");
+      await expectUnavailablePage(login);
+      // The auth endpoints supabase-js in a browser talks to (a sign-in with JavaScript): 503 too, not a 500.
+      const token = await app.request("/auth/v1/token?grant_type=password", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email: gamer.email, password: PASSWORD }),
+      });
+      expect(token.status).toBe(503);
+      expect(token.headers.get("Retry-After")).toBe("5");
       const listings = await app.request("/api/listings?limit=5");
       expect(listings.status).toBe(503);
       expect(listings.headers.get("Retry-After")).toBe("5");

@@ -70,7 +70,8 @@ export async function remoteMember(baseUrl: string, secret: string, displayName 
     auth: { persistSession: false, autoRefreshToken: false },
     realtime: { transport: WebSocket as never },
   });
-  const { data, error } = await supabase.auth.signUp({ email: uniqueEmail(), password: PASSWORD });
+  const email = uniqueEmail();
+  const { data, error } = await supabase.auth.signUp({ email, password: PASSWORD });
   if (error || !data.session) throw error ?? new Error("no session");
   const token = data.session.access_token;
   const api = (pathname: string, json?: unknown) =>
@@ -81,5 +82,5 @@ export async function remoteMember(baseUrl: string, secret: string, displayName 
     });
   const profile = await api("/api/user/profile", { displayName });
   if (!profile.ok) throw new Error(`profile setup failed: ${profile.status}`);
-  return { id: data.user!.id, token, api };
+  return { id: data.user!.id, email, token, api };
 }

@@ -25,6 +25,11 @@ export interface TestMailServer {
   waitFor(address: string, options?: { after?: number; timeoutMs?: number }): Promise<ReceivedMail>;
   /** While true, every mail is refused with 451 (a server that fails for a while). */
   failing: boolean;
+  /**
+   * Holds every mail's answer until the function it returns is called: a send in flight for as long as a test needs
+   * (the database stopped under it). The mails held are then taken in (or refused, if failing) as usual.
+   */
+  hold(): () => void;
   close(): Promise<void>;
 }
 
@@ -32,7 +37,7 @@ export interface TestMailServer {
 export async function startTestMailServer(): Promise<TestMailServer> {
   const mails: ReceivedMail[] = [];
   const waiters = new Set<() => void>();
-  const state = { failing: false };
+  const state = { failing: false, held: undefined as Promise<void> | undefined };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
@@ -41,6 +46,7 @@ export async function startTestMailServer(): Promise<TestMailServer> {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", async () => {
+        await state.held;
         if (state.failing) {
           const error = Object.assign(new Error("Temporary failure"), { responseCode: 451 });
           return callback(error);
@@ -75,6 +81,15 @@ export async function startTestMailServer(): Promise<TestMailServer> {
     },
     set failing(value: boolean) {
       state.failing = value;
+    },
+    hold() {
+      let release!: () => void;
+      state.held = new Promise<void>((resolve) => (release = resolve));
+      const held = state.held;
+      return () => {
+        if (state.held === held) state.held = undefined;
+        release();
+      };
     },
     waitFor(address, { after = 0, timeoutMs = 10_000 } = {}) {
       return new Promise((resolve, reject) => {

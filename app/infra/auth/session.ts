@@ -48,6 +48,11 @@ export type LocalAuthHandler = (request: Request, info: { clientIp: string }) =>
 export interface AuthService {
   /** The user of an access token, verified (sockets authenticate with it). */
   authenticate(accessToken: string): Promise<AuthUser | null>;
+  /**
+   * Of users authenticated earlier (the sockets of a process), those signed in no longer: their session revoked or
+   * gone, or their account stopped or left. One query for them all.
+   */
+  endedAmong(users: readonly AuthUser[]): Promise<AuthUser[]>;
   forRequest(info: RequestInfo): RequestAuth;
 }
 
@@ -95,17 +100,45 @@ export async function createAuthService({
     return { id: claims.sub, email: claims.email, claims, accessToken, sessionId: local ? claims.session_id : null };
   };
 
+  const endedAmong = async (users: readonly AuthUser[]) => {
+    if (users.length === 0) return [];
+    if (!local) {
+      const ids = [...new Set(users.map((user) => user.id))];
+      const refused = await db.selectFrom("users as u").select("u.id").where("u.id", "in", ids).where(stopped).execute();
+      const gone = new Set(refused.map((row) => row.id));
+      return users.filter((user) => gone.has(user.id));
+    }
+    const sessionIds = [...new Set(users.flatMap((user) => (user.sessionId ? [user.sessionId] : [])))];
+    const alive = sessionIds.length
+      ? await db
+          .selectFrom("auth_sessions as s")
+          .leftJoin("users as u", "u.id", "s.user_id")
+          .select(["s.id", "s.user_id"])
+          .where("s.id", "in", sessionIds)
+          .where("s.revoked_at", "is", null)
+          .where(sql<boolean>`not ${stopped}`)
+          .execute()
+      : [];
+    const live = new Set(alive.map((row) => `${row.id}:${row.user_id}`));
+    return users.filter((user) => !live.has(`${user.sessionId}:${user.id}`));
+  };
+
   return {
     authenticate,
+    endedAmong,
     forRequest(info) {
       const supabaseUrl = config.SUPABASE_URL ?? info.origin;
-      // In local mode supabase-js on the server reaches the auth endpoints in-process, not over the network.
+      // In local mode supabase-js on the server reaches the auth endpoints in-process, not over the network. Without
+      // its database the auth server answers as a hosted one would, 503, not as a network failure (a form then shows
+      // the page of a 503: authFormError).
       const fetchAuth: typeof fetch = localAuth
         ? async (input, init) => {
             const request = new Request(input, init);
-            return new URL(request.url).pathname.startsWith("/auth/v1/")
-              ? localAuth(request, { clientIp: info.clientIp })
-              : fetch(request);
+            if (!new URL(request.url).pathname.startsWith("/auth/v1/")) return fetch(request);
+            return localAuth(request, { clientIp: info.clientIp }).catch((error: unknown) => {
+              if (isConnectionError(error)) return databaseUnavailable();
+              throw error;
+            });
           }
         : fetch;
 

@@ -28,6 +28,8 @@ export const BOOKING_REMINDER_BATCH = 20;
 export const BOOKING_HORIZON_MS = 90 * 24 * 3600_000;
 /** How often every server process runs the sweeper (deadlines); it also runs once at start-up. */
 export const SWEEP_INTERVAL_MS = 30_000;
+/** How soon the sweeper runs again after a run the database's absence cut short (a restart), until one goes through. */
+export const SWEEP_RETRY_MS = 1_000;
 /** Rows a sweeper job acts on per run, each in its own transaction. */
 export const SWEEP_BATCH = 100;
 /** A seller may start, and both sides may check in, from this long before the desired start time. */
