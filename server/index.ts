@@ -4,6 +4,7 @@ import type { ServerBuild } from "@remix-run/node";
 import { ConfigError, loadConfig, type AppConfig } from "../app/infra/config";
 import { log } from "../app/infra/logger.server";
 import { createAppServer } from "./app";
+import { serveBackups } from "./db/backup-socket";
 import { prepareDatabase } from "./db/prepare";
 
 async function main() {
@@ -24,6 +25,8 @@ async function main() {
       ? undefined
       : ((await import(pathToFileURL(path.resolve("build/server/index.js")).href)) as ServerBuild);
   const server = await createAppServer({ config, database, build });
+  // `npm run db:backup` while the app runs on PGlite, over a socket in DATA_DIR (ADR 050); on PostgreSQL, pg_dump's job.
+  const backups = await serveBackups({ dataDir: config.DATA_DIR, database });
   // Signal handlers before the ready line: whoever waits for that line may signal at once.
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
@@ -33,7 +36,7 @@ async function main() {
     }
     stopping = true;
     log.info({ event: "shutdown", signal }, `server: ${signal}, finishing requests and closing`);
-    server.close().then(
+    Promise.all([backups?.close(), server.close()]).then(
       () => {
         log.info({ event: "shutdown" }, "server: closed");
         process.exit(0);

@@ -25,6 +25,13 @@ export interface DatabaseHandle {
    * if it drops; after a reconnection it calls `onNotify` once with no payload, for what it may have missed.
    */
   listen(channel: string, onNotify: (payload?: string) => void): Promise<void>;
+  /**
+   * PGlite on disk only (undefined on PostgreSQL and in memory): holds the database still while `copy` reads the files
+   * of its data directory (a backup, ADR 050). This handle's one connection is held, so no transaction is half done;
+   * a CHECKPOINT writes every committed change into the files; PGlite's own queries are shut out while `copy` runs,
+   * as its `dumpDataDir` does. `read` runs first, on the held connection: what it reads is what the files hold.
+   */
+  copyDataDir?<T>(steps: { read: (db: Database) => Promise<T>; copy: (directory: string, read: T) => Promise<void> }): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -65,6 +72,9 @@ export function slowQueryLogger(options: SlowQueryLog | undefined) {
   };
 }
 
+/** How soon a LISTEN connection that was lost tries again (and again, until the database is back). */
+const LISTEN_RETRY_MS = 1_000;
+
 const INT8_OID = 20;
 // bigint columns and count(*) come back as JS numbers on both engines; every amount we store is far below 2^53.
 const parseInt8 = (value: string) => Number(value);
@@ -84,6 +94,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   let queueDepth: () => number;
   let inUse: () => number;
   let listen: DatabaseHandle["listen"];
+  let copyDataDir: DatabaseHandle["copyDataDir"];
   const stopListening: Array<() => Promise<void>> = [];
   if (options.url) {
     engine = "postgres";
@@ -111,23 +122,47 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       let client: pg.Client | undefined;
       let stopped = false;
       let retry: NodeJS.Timeout | undefined;
+      // Since when this listener has been away, and how often it tried to come back (one log line each way, not one a second).
+      let lostAt: number | undefined;
+      let attempts = 0;
       const connect = async () => {
         const next = new pg.Client({ connectionString: url });
         next.on("notification", (message) => message.channel === channel && onNotify(message.payload));
+        // A connection lost once is replaced once: pg can report a loss twice (the server's goodbye, then the socket's
+        // end), and two reconnection loops would be two listeners, each notifying.
         next.on("error", (error) => {
+          if (client !== next) return;
+          client = undefined;
+          lostAt = Date.now();
           log.error({ err: error, channel }, "db: a listener lost its connection");
           void next.end().catch(() => {});
-          if (!stopped) retry = setTimeout(() => void connect().catch(reconnectLater), 1000);
+          reconnectLater();
         });
-        await next.connect();
-        await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        try {
+          await next.connect();
+          await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        } catch (error) {
+          void next.end().catch(() => {});
+          throw error;
+        }
+        if (stopped) return void (await next.end().catch(() => {}));
         client = next;
-        // What was notified while the connection was down is picked up by the caller's own sweep.
+        if (lostAt !== undefined) log.info({ channel, ms: Date.now() - lostAt, attempts }, `db: a listener is back after ${Date.now() - lostAt} ms`);
+        lostAt = undefined;
+        attempts = 0;
+        // What was notified while the connection was down: the caller catches up (a sweep of its own).
         onNotify();
       };
-      const reconnectLater = (error: Error) => {
-        log.error({ err: error, channel }, "db: a listener could not connect");
-        if (!stopped) retry = setTimeout(() => void connect().catch(reconnectLater), 1000);
+      const reconnectLater = () => {
+        if (stopped || retry) return;
+        retry = setTimeout(() => {
+          retry = undefined;
+          connect().catch((error: Error) => {
+            attempts += 1;
+            if (attempts === 1) log.error({ err: error, channel }, "db: a listener could not connect; trying again every second");
+            reconnectLater();
+          });
+        }, LISTEN_RETRY_MS);
       };
       await connect();
       stopListening.push(async () => {
@@ -153,6 +188,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         await unlisten().catch(() => {});
       });
     };
+    // db.connection() holds the dialect's lock for the whole callback: every other query and transaction waits.
+    const directory = dataDir.startsWith("memory://") ? undefined : path.resolve(dataDir);
+    if (directory) {
+      copyDataDir = ({ read, copy }) =>
+        db.connection().execute(async (connection) => {
+          const result = await read(connection);
+          await sql`checkpoint`.execute(connection);
+          await client.runExclusive(() => copy(directory, result));
+          return result;
+        });
+    }
   }
 
   let closed = false;
@@ -178,6 +224,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       }
     },
     listen,
+    ...(copyDataDir ? { copyDataDir } : {}),
     async close() {
       if (closed) return;
       closed = true;
