@@ -1,5 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
+import { useState } from "react";
+import { FilterPanel } from "~/components/filter-panel";
 import { GameSelect } from "~/components/game-select";
 import { ListingCard } from "~/components/listing-card";
 import { coinSliderSteps } from "~/lib/coin-slider";
@@ -36,6 +38,8 @@ export default function ExplorePage() {
   const searching = navigation.state === "loading" && navigation.location.pathname === "/explore";
   const gameName = games.find((game) => game.slug === filters.game)?.name ?? null;
   const chips = activeFilters(filters, gameName);
+  // Kept here, above the form that remounts with each search, so a choice made in the open panel leaves it open.
+  const [filtersOpen, setFiltersOpen] = useState(false);
   // With JavaScript the search goes to the canonical URL (no empty fields) and a changed choice searches at once
   // (the keyword waits for Enter or the button); without it the form is a plain GET of every field.
   const search = (form: HTMLFormElement, replace: boolean) => {
@@ -55,12 +59,13 @@ export default function ExplorePage() {
     <div className="space-y-6">
       <div className="space-y-1">
         <h1 className="text-2xl font-bold">一緒に遊ぶ人をさがす</h1>
-        <p className="text-sm text-slate-600">ゲーム・価格・評価・オンライン状況で絞り込めます。</p>
+        {/* On a phone the 絞り込み toggle says as much, and the line would push the results down. */}
+        <p className="hidden text-sm text-slate-600 sm:block">ゲーム・価格・評価・オンライン状況で絞り込めます。</p>
       </div>
 
-      <Form key={formKey} method="get" role="search" aria-label="チケットの検索" onChange={onChange} onSubmit={onSubmit} className="space-y-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+      <Form key={formKey} method="get" role="search" aria-label="チケットの検索" onChange={onChange} onSubmit={onSubmit} className="flex flex-col gap-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
         <div className="flex flex-wrap items-end gap-2">
-          <div className="min-w-0 flex-1 basis-64">
+          <div className="min-w-0 flex-1 basis-48 sm:basis-64">
             <label htmlFor="explore-q" className="field-label">
               キーワード
             </label>
@@ -79,55 +84,68 @@ export default function ExplorePage() {
             検索
           </button>
         </div>
-        <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
-          <GameSelect id="explore-game" games={games} defaultValue={filters.game ?? ""} className="col-span-2 sm:col-span-1 lg:col-span-2" selectClassName="field-input w-full" />
-          <PriceSelect id="explore-min-price" name="minPrice" label="価格（下限）" value={filters.minPrice} />
-          <PriceSelect id="explore-max-price" name="maxPrice" label="価格（上限）" value={filters.maxPrice} />
-          <div>
-            <label htmlFor="explore-rating" className="field-label">
-              評価
-            </label>
-            <select id="explore-rating" name="minRating" defaultValue={filters.minRating ?? ""} className="field-input w-full">
-              <option value="">指定なし</option>
-              {EXPLORE_MIN_RATINGS.map((rating) => (
-                <option key={rating} value={rating}>
-                  ★{rating}以上
-                </option>
-              ))}
-            </select>
+        <FilterPanel
+          id="explore-filters"
+          count={chips.filter((chip) => chip.key !== "q").length}
+          detail={filters.sort === "recommended" ? undefined : EXPLORE_SORT_LABELS[filters.sort]}
+          open={filtersOpen}
+          onOpenChange={setFiltersOpen}
+          className="flex flex-col gap-4"
+        >
+          <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
+            <GameSelect id="explore-game" games={games} defaultValue={filters.game ?? ""} className="col-span-2 sm:col-span-1 lg:col-span-2" selectClassName="field-input w-full" />
+            <PriceSelect id="explore-min-price" name="minPrice" label="価格（下限）" value={filters.minPrice} />
+            <PriceSelect id="explore-max-price" name="maxPrice" label="価格（上限）" value={filters.maxPrice} />
+            <div>
+              <label htmlFor="explore-rating" className="field-label">
+                評価
+              </label>
+              <select id="explore-rating" name="minRating" defaultValue={filters.minRating ?? ""} className="field-input w-full">
+                <option value="">指定なし</option>
+                {EXPLORE_MIN_RATINGS.map((rating) => (
+                  <option key={rating} value={rating}>
+                    ★{rating}以上
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div>
+              <label htmlFor="explore-minutes" className="field-label">
+                1枠の時間
+              </label>
+              <select id="explore-minutes" name="minutes" defaultValue={filters.minutes ?? ""} className="field-input w-full">
+                <option value="">指定なし</option>
+                {LISTING_MINUTES.map((minutes) => (
+                  <option key={minutes} value={minutes}>
+                    {minutes}分
+                  </option>
+                ))}
+              </select>
+            </div>
           </div>
-          <div>
-            <label htmlFor="explore-minutes" className="field-label">
-              1枠の時間
+          <div className="flex flex-wrap items-end justify-between gap-3">
+            <label className="inline-flex min-h-11 items-center gap-2 text-sm font-medium">
+              <input type="checkbox" name="online" value="1" defaultChecked={filters.online} className="size-5 accent-brand-600" />
+              いまオンラインの人だけ
             </label>
-            <select id="explore-minutes" name="minutes" defaultValue={filters.minutes ?? ""} className="field-input w-full">
-              <option value="">指定なし</option>
-              {LISTING_MINUTES.map((minutes) => (
-                <option key={minutes} value={minutes}>
-                  {minutes}分
-                </option>
-              ))}
-            </select>
+            <div>
+              <label htmlFor="explore-sort" className="field-label">
+                並び順
+              </label>
+              <select id="explore-sort" name="sort" defaultValue={filters.sort} className="field-input">
+                {EXPLORE_SORTS.map((sort) => (
+                  <option key={sort} value={sort}>
+                    {EXPLORE_SORT_LABELS[sort]}
+                  </option>
+                ))}
+              </select>
+            </div>
           </div>
-        </div>
-        <div className="flex flex-wrap items-end justify-between gap-3">
-          <label className="inline-flex min-h-11 items-center gap-2 text-sm font-medium">
-            <input type="checkbox" name="online" value="1" defaultChecked={filters.online} className="size-5 accent-brand-600" />
-            いまオンラインの人だけ
-          </label>
-          <div>
-            <label htmlFor="explore-sort" className="field-label">
-              並び順
-            </label>
-            <select id="explore-sort" name="sort" defaultValue={filters.sort} className="field-input">
-              {EXPLORE_SORTS.map((sort) => (
-                <option key={sort} value={sort}>
-                  {EXPLORE_SORT_LABELS[sort]}
-                </option>
-              ))}
-            </select>
-          </div>
-        </div>
+          {/* Below the fields on a phone, where the keyword's 検索 is out of sight once the panel is open. */}
+          <button type="submit" className="btn-primary w-full sm:hidden">
+            この条件で検索
+          </button>
+        </FilterPanel>
       </Form>
 
       <section aria-labelledby="explore-results" aria-busy={searching} className={`space-y-4 transition-opacity ${searching ? "opacity-60" : ""}`}>

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { FilterPanel } from "~/components/filter-panel";
 import { GameSelect } from "~/components/game-select";
 import { ListingCard } from "~/components/listing-card";
 import { GAME_SLUG_MAX, LISTINGS_PAGE_SIZE, PAGE_NUMBER_MAX } from "~/lib/constants";
@@ -47,12 +48,15 @@ export default function TicketsPage() {
           チケットを出品する
         </Link>
       </div>
-      <Form method="get" className="flex flex-wrap items-end gap-2">
+      <Form method="get">
         {seller ? <input type="hidden" name="seller" value={seller} /> : null}
-        <GameSelect id="game-filter" games={games} defaultValue={game} />
-        <button type="submit" className="btn-primary min-h-10">
-          絞り込む
-        </button>
+        {/* The seller is the page's own subject (its heading), not a choice in the panel: only the game counts. */}
+        <FilterPanel id="tickets-filters" count={game ? 1 : 0} className="flex flex-col gap-3 max-sm:mt-3 sm:flex-row sm:flex-wrap sm:items-end sm:gap-2">
+          <GameSelect id="game-filter" games={games} defaultValue={game} />
+          <button type="submit" className="btn-primary min-h-10">
+            絞り込む
+          </button>
+        </FilterPanel>
       </Form>
       {listings.length === 0 ? (
         <div className="rounded-xl bg-white p-8 text-center ring-1 ring-slate-200">
@@ -68,7 +72,7 @@ export default function TicketsPage() {
           </p>
         </div>
       ) : (
-        <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        <ul aria-label="チケット一覧" className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {listings.map((listing) => (
             <li key={listing.id}>
               <ListingCard listing={listing} />
