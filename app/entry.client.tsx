@@ -2,6 +2,7 @@ import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { reloadOnceOrThrow } from "./lib/chunk-reload";
+import { registerServiceWorker } from "./lib/register-service-worker";
 
 // A lazily imported chunk outside Remix's route modules failed: the same once-per-path reload.
 window.addEventListener("vite:preloadError", (event) => {
@@ -26,3 +27,6 @@ const hydrate = () =>
 const marks = (window as { gmMarks?: Promise<unknown> }).gmMarks;
 if (marks) marks.then(hydrate, hydrate);
 else hydrate();
+
+// After the load event: pushes, and the offline page (ADR 053).
+registerServiceWorker();

@@ -27,6 +27,7 @@ import * as m0025 from "./0025_subscription_reminder_index";
 import * as m0026 from "./0026_user_presence";
 import * as m0027 from "./0027_game_listing_counts";
 import * as m0028 from "./0028_chat_client_ids";
+import * as m0029 from "./0029_push_subscriptions";
 
 /**
  * Every migration, in order. Migrations are imported statically so the bundled server, the
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   "0026_user_presence": m0026,
   "0027_game_listing_counts": m0027,
   "0028_chat_client_ids": m0028,
+  "0029_push_subscriptions": m0029,
 };

@@ -22,7 +22,9 @@ import { createPayments } from "../app/infra/payments";
 import { attachRealtime, type Realtime } from "../app/infra/realtime";
 import { createImageStorage, localUploadsDir } from "../app/infra/storage";
 import { CHAT_SEND_POSTGRES_CONCURRENCY, SOCKET_MOVE } from "../app/lib/constants/chat";
+import { OFFLINE_PAGE_PATH, SERVICE_WORKER_PATH } from "../app/lib/constants/installed-app";
 import { messages } from "../app/lib/messages";
+import { offlinePageHtml } from "../app/lib/offline-page";
 import { RealtimeEvent } from "../app/lib/realtime-events";
 import "../app/load-context";
 import { bookingReminderJob, bookingSweepJobs } from "../app/models/bookings.server";
@@ -39,12 +41,14 @@ import { attachChatSend } from "./chat-socket";
 import { migrationsApplied } from "./db/migrate";
 import { slowQueryOf } from "./db/prepare";
 import { startMailService, type MailService } from "./mail/service";
+import { startPushService, type PushService } from "./push/service";
 import { createMetrics, metricsEndpoint, type Metrics } from "./metrics";
 import { createOverloadGuard, type OverloadGuard } from "./overload";
 import { createReadRouting } from "./read-routing";
 import { startPresenceTracker, type PresenceTracker } from "./presence";
 import { requestLog, routeLabels } from "./request-log";
-import { cspNonce, refuseCrossSiteWrites, refuseHostLikePaths, securityHeaders } from "./security";
+import { attachRoomFocus } from "./room-focus";
+import { cspNonce, inlineOnlyPolicy, refuseCrossSiteWrites, refuseHostLikePaths, securityHeaders } from "./security";
 import { startSweeper, type Sweeper } from "./sweeper";
 
 export interface AppServerOptions {
@@ -76,6 +80,8 @@ export interface AppServer {
   sweeper: Sweeper;
   /** The mail outbox's sender (server/mail/service.ts). */
   mail: MailService;
+  /** The push outbox's sender (server/push/service.ts). */
+  push: PushService;
   overload: OverloadGuard;
   metrics: Metrics;
   /** Whether shutdown has begun: /readyz answers 503 and new requests and sockets are refused. */
@@ -131,6 +137,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   let boundPort: number | undefined;
   const siteUrl = () => config.SITE_URL ?? `http://localhost:${boundPort ?? config.PORT}`;
   const mail = await startMailService({ config, database, siteUrl, clock: options.clock });
+  const push = await startPushService({ config, database, clock: options.clock });
   const metrics = createMetrics({
     openSockets: () => io.engine.clientsCount,
     database: () => ({ inUse: database.inUse(), waiting: database.queueDepth() }),
@@ -201,10 +208,11 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   // commit (ADR 026).
   const chat = createChatSender({ db: database.db, realtime, concurrency: database.engine === "postgres" ? CHAT_SEND_POSTGRES_CONCURRENCY : 1 });
   attachChatSend(io, { chat, overload });
+  attachRoomFocus(io, { db: database.db });
   const sweeper = startSweeper({
     db: database.db,
     realtime,
-    jobs: [...bookingSweepJobs({ feePercent: config.PLATFORM_FEE_PERCENT }), bookingReminderJob, subscriptionReminderJob, eventReminderJob, chatDigestJob, mail.sweepJob],
+    jobs: [...bookingSweepJobs({ feePercent: config.PLATFORM_FEE_PERCENT }), bookingReminderJob, subscriptionReminderJob, eventReminderJob, chatDigestJob, mail.sweepJob, push.sweepJob],
     clock: options.clock,
     onRun: (done, at) => metrics.sweeperRan(done, at),
   });
@@ -345,10 +353,29 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
     }
   });
 
+  // The installed app (ADR 053): the page the service worker shows without a network, self-contained under a policy of
+  // its own, and the worker, looked at afresh by every update check: the build's, or in development one without a shell.
+  const offlinePage = offlinePageHtml();
+  const offlinePolicy = inlineOnlyPolicy(offlinePage);
+  app.get(OFFLINE_PAGE_PATH, (_req, res) => {
+    res.set({ "Content-Security-Policy": offlinePolicy, "Cache-Control": "no-cache" }).type("html").send(offlinePage);
+  });
+
   if (vite) {
+    app.get(SERVICE_WORKER_PATH, async (_req, res, next) => {
+      try {
+        const { developmentServiceWorker } = await import("./build-service-worker.mjs");
+        res.set("Cache-Control", "no-cache").type("js").send(await developmentServiceWorker({ offlinePage }));
+      } catch (error) {
+        next(error);
+      }
+    });
     app.use(vite.middlewares);
   } else {
     const clientDir = options.clientDir ?? path.resolve("build/client");
+    app.get(SERVICE_WORKER_PATH, (_req, res, next) => {
+      res.sendFile(path.join(clientDir, "sw.js"), { cacheControl: false, headers: { "Cache-Control": "no-cache" } }, (error) => error && next(error));
+    });
     // Vite fingerprints everything under assets/: cache it for a year. Anything else may change between deploys.
     // Each asset also lies compressed beside itself (server/build.mjs): brotli where the browser takes it, else gzip.
     app.use(
@@ -413,6 +440,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
     presence,
     sweeper,
     mail,
+    push,
     overload,
     metrics,
     draining: () => draining,
@@ -481,6 +509,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
         await presence.stop();
         await sweeper.stop();
         await mail.close();
+        await push.close();
         overload.stop();
         await vite?.close();
         await redis?.quit();

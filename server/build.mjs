@@ -1,10 +1,11 @@
-// Bundles the Express server (server/ and migrations/) into build/index.js; packages stay external. Then compresses the
-// browser's assets ahead of time.
+// Bundles the Express server (server/ and migrations/) into build/index.js; packages stay external. Then writes the
+// service worker for the client build (./build-service-worker.mjs) and compresses the browser's assets ahead of time.
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { gzipAsync } from "@gfx/zopfli";
 import { build } from "esbuild";
+import { buildServiceWorker } from "./build-service-worker.mjs";
 
 await build({
   entryPoints: ["server/index.ts"],
@@ -17,6 +18,8 @@ await build({
   sourcemap: true,
   logLevel: "warning",
 });
+
+await buildServiceWorker({ clientDir: path.resolve("build/client") });
 
 // The browser's assets never change once built (their names carry a hash), so they are compressed once, as hard as the
 // formats allow, instead of by the compression middleware at level 6 on every request: zopfli writes gzip 3–4 % smaller

@@ -19,10 +19,23 @@ async function maskable(size) {
     .png({ compressionLevel: 9 });
 }
 
+/**
+ * A notification's badge (ADR 053): Android draws only its alpha, in one colour, in the status bar. So the mark's
+ * controller alone, white on nothing, its buttons cut out; the mark's rounded square would show as a blank tile.
+ */
+function badge(size) {
+  const svg = mark.toString();
+  const controller = /<path d="([^"]+)"/.exec(svg)[1];
+  const buttons = [...svg.matchAll(/<circle ([^/]*?) fill="[^"]*"\/>/g)].map(([, at]) => `<circle ${at} fill="#000"/>`).join("");
+  const cut = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="6 10 52 52"><mask id="buttons"><rect width="64" height="64" fill="#fff"/>${buttons}</mask><path d="${controller}" fill="#fff" mask="url(#buttons)"/></svg>`;
+  return sharp(Buffer.from(cut), { density: (72 * size) / 52 }).resize(size, size).png({ compressionLevel: 9 });
+}
+
 fs.mkdirSync("public/icons", { recursive: true });
 await plain(192).toFile("public/icons/icon-192.png");
 await plain(512).toFile("public/icons/icon-512.png");
 await (await maskable(512)).toFile("public/icons/icon-maskable-512.png");
 // iOS draws its own rounded corners and ignores transparency: the maskable artwork fits it.
 await (await maskable(180)).toFile("public/icons/apple-touch-icon.png");
-console.log("public/icons: icon-192.png, icon-512.png, icon-maskable-512.png, apple-touch-icon.png");
+await badge(96).toFile("public/icons/badge-96.png");
+console.log("public/icons: icon-192.png, icon-512.png, icon-maskable-512.png, apple-touch-icon.png, badge-96.png");

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { RequestHandler } from "express";
 import { messages, notFoundMessage } from "../app/lib/messages";
 import helmet from "helmet";
@@ -104,3 +104,22 @@ export const refuseHostLikePaths: RequestHandler = (req, res, next) => {
   if (!/^[/\\]{2}/.test(path)) return next();
   res.status(404).type("text/plain; charset=utf-8").send(notFoundMessage(req.path));
 };
+
+/**
+ * The Content-Security-Policy of a self-contained page (the offline page, ADR 053): nothing from anywhere, not even this
+ * server, but its own inline `<style>` and `<script>` blocks, allowed by their hashes, and inline images.
+ */
+export function inlineOnlyPolicy(html: string): string {
+  const hashes = (tag: string) =>
+    [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, "g"))].map((match) => `'sha256-${createHash("sha256").update(match[1]!).digest("base64")}'`);
+  const allowed = (list: string[]) => (list.length > 0 ? list.join(" ") : "'none'");
+  return [
+    "default-src 'none'",
+    `style-src ${allowed(hashes("style"))}`,
+    `script-src ${allowed(hashes("script"))}`,
+    "img-src data:",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}

@@ -11,6 +11,7 @@ import { CoinError } from "~/models/coins.server";
 import { BookingError } from "~/models/listings.server";
 import { PayoutError } from "~/models/payouts.server";
 import { PostError } from "~/models/posts.server";
+import { PushError } from "~/models/push.server";
 import { ReportError } from "~/models/reports.server";
 import { ReviewError } from "~/models/reviews.server";
 import { SubscriptionError } from "~/models/subscriptions.server";
@@ -126,5 +127,13 @@ export function payoutErrorResponse(error: unknown) {
 /** A refused report becomes its status and Japanese message; anything else is rethrown. */
 export function reportErrorResponse(error: unknown) {
   if (error instanceof ReportError) return apiError(error.status, error.code, reportErrorMessage(error.code));
+  throw error;
+}
+
+/** A refused push subscription (or someone else's) becomes its status and Japanese message; anything else is rethrown. */
+export function pushErrorResponse(error: unknown) {
+  if (error instanceof PushError) {
+    return apiError(error.status, error.code, error.code === "invalid_subscription" ? messages.push.invalidSubscription : messages.push.subscriptionNotFound);
+  }
   throw error;
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -129,17 +129,37 @@ const envSchema = z.object({
     .enum(["true", "false"])
     .default("false")
     .transform((value) => value === "true"),
+  /**
+   * Web Push's VAPID key pair (ADR 052), URL-safe base64 as `npx web-push generate-vapid-keys` prints it: the public
+   * key (65 bytes) is what browsers subscribe with, so changing it silently ends every device's subscription. Both
+   * unset, a pair is generated into DATA_DIR/secrets.json; replicas must share it.
+   */
+  VAPID_PUBLIC_KEY: z.string().regex(/^[A-Za-z0-9_-]{87}$/, "must be a P-256 public key in URL-safe base64 (87 characters)").optional(),
+  VAPID_PRIVATE_KEY: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "must be a P-256 private key in URL-safe base64 (43 characters)").optional(),
+  /** Who push services may contact about our pushes: mailto:… or https://…. Unset: SITE_URL if https, else MAIL_FROM's address. */
+  VAPID_SUBJECT: z
+    .string()
+    .refine((value) => /^mailto:[^\s@]+@[^\s@]+$/.test(value) || /^https:\/\/[^\s]+$/.test(value), "must be a mailto: address or an https:// URL")
+    .optional(),
+  /** Accepts http:// push endpoints (a stand-in push service in tests); real push services are https only. */
+  PUSH_ALLOW_HTTP_ENDPOINTS: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((value) => value === "true"),
 });
 
 /** Secrets that are generated into DATA_DIR/secrets.json when the environment leaves them unset. */
-const generatedSecrets = ["HONEYPOT_SECRET", "SESSION_SECRET", "SUPABASE_JWT_SECRET"] as const;
+const generatedSecrets = ["HONEYPOT_SECRET", "SESSION_SECRET", "SUPABASE_JWT_SECRET", "VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY"] as const;
 type SecretName = (typeof generatedSecrets)[number];
 
-export type AppConfig = Omit<z.infer<typeof envSchema>, "HONEYPOT_SECRET" | "SESSION_SECRET"> & {
+export type AppConfig = Omit<z.infer<typeof envSchema>, "HONEYPOT_SECRET" | "SESSION_SECRET" | "VAPID_PUBLIC_KEY" | "VAPID_PRIVATE_KEY" | "VAPID_SUBJECT"> & {
   HONEYPOT_SECRET: string;
   SESSION_SECRET: string;
   /** Always set in local auth mode; with hosted Supabase, unset means "verify with the project's JWKS". */
   SUPABASE_JWT_SECRET?: string;
+  VAPID_PUBLIC_KEY: string;
+  VAPID_PRIVATE_KEY: string;
+  VAPID_SUBJECT: string;
 };
 
 /** An environment: process.env, or what a test passes. */
@@ -169,6 +189,10 @@ export function parseEnv(env: Env): z.infer<typeof envSchema> {
       path: ["STRIPE_WEBHOOK_SECRET"],
       message: "STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set together or not at all",
     })
+    .refine((env) => !env.VAPID_PUBLIC_KEY === !env.VAPID_PRIVATE_KEY, {
+      path: ["VAPID_PRIVATE_KEY"],
+      message: "VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together or not at all",
+    })
     .safeParse(cleaned);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
@@ -186,7 +210,16 @@ export function loadConfig(env: Env = process.env): AppConfig {
     (name) => !parsed[name] && !(name === "SUPABASE_JWT_SECRET" && parsed.SUPABASE_URL),
   );
   const stored = missing.length > 0 ? readOrCreateSecrets(dataDir, missing) : {};
-  return { ...parsed, DATA_DIR: dataDir, ...stored } as AppConfig;
+  const site = parsed.SITE_URL?.startsWith("https://") ? parsed.SITE_URL : undefined;
+  const vapidSubject = parsed.VAPID_SUBJECT ?? site ?? `mailto:${/<([^>]+)>/.exec(parsed.MAIL_FROM)?.[1] ?? parsed.MAIL_FROM.trim()}`;
+  return { ...parsed, DATA_DIR: dataDir, ...stored, VAPID_SUBJECT: vapidSubject } as AppConfig;
+}
+
+/** A P-256 key pair for VAPID (RFC 8292), as web-push takes it: the public key's uncompressed point and the private scalar, URL-safe base64. */
+function vapidKeyPair() {
+  const jwk = generateKeyPairSync("ec", { namedCurve: "prime256v1" }).privateKey.export({ format: "jwk" });
+  const point = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x!, "base64url"), Buffer.from(jwk.y!, "base64url")]);
+  return { VAPID_PUBLIC_KEY: point.toString("base64url"), VAPID_PRIVATE_KEY: jwk.d! };
 }
 
 function readOrCreateSecrets(dataDir: string, names: readonly SecretName[]): Partial<Record<SecretName, string>> {
@@ -197,7 +230,9 @@ function readOrCreateSecrets(dataDir: string, names: readonly SecretName[]): Par
   }
   const toCreate = names.filter((name) => !secrets[name]);
   if (toCreate.length > 0) {
-    for (const name of toCreate) secrets[name] = randomBytes(32).toString("base64url");
+    // The VAPID keys are a pair: made together, whichever of the two is missing.
+    if (toCreate.some((name) => name.startsWith("VAPID_"))) Object.assign(secrets, vapidKeyPair());
+    for (const name of toCreate) secrets[name] ??= randomBytes(32).toString("base64url");
     fs.mkdirSync(dataDir, { recursive: true });
     fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   }

@@ -18,4 +18,6 @@ export * from "./constants/subscriptions";
 export * from "./constants/tickets";
 export * from "./constants/uploads";
 export * from "./constants/mail";
+export * from "./constants/push";
 export * from "./constants/moderation";
+export * from "./constants/installed-app";

@@ -16,9 +16,10 @@ export type RealtimeEventName = (typeof RealtimeEvent)[keyof typeof RealtimeEven
 
 /**
  * What the browser sends over its socket: a chat message, answered through Socket.IO's acknowledgement with
- * `ChatSendAck`, the API's envelope with its HTTP status.
+ * `ChatSendAck`, the API's envelope with its HTTP status; and the chat room its tab shows while focused
+ * (`{ roomId }`, or `{ roomId: null }` when it no longer does), which keeps that room's pushes away (ADR 052).
  */
-export const ClientEvent = { chatSend: "chat:send" } as const;
+export const ClientEvent = { chatSend: "chat:send", chatFocus: "chat:focus" } as const;
 
 export type ChatSendAck<Message> =
   | { status: 201; success: true; data: { message: Message } }

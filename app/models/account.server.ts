@@ -7,6 +7,7 @@ import type { ImageStorage } from "~/infra/storage";
 import { DomainError } from "~/lib/domain-error";
 import { messages } from "~/lib/messages";
 import { forfeitBalance, getBalance, lockWallet } from "./coins.server";
+import { removeAllPushDevices } from "./push.server";
 
 /**
  * Leaving the service (退会, PRODUCT §3, ADR 028). Refused while something is open that another person or the money
@@ -161,6 +162,8 @@ export async function leaveAccount({
     await trx.deleteFrom("mail_opt_outs").where("user_id", "=", userId).execute();
     // Mail not yet sent to the address is about an account that no longer exists.
     await trx.deleteFrom("mail_outbox").where("user_id", "=", userId).where("sent_at", "is", null).execute();
+    // No device gets a push for the account any more (its waiting pushes go with them), and its push choices go.
+    await removeAllPushDevices(trx, { userId, preferences: true });
 
     await closeLocalAccount(trx, { userId, now });
     return { forfeited, imageUrls: [...new Set(images.map((image) => image.url))] };

@@ -5,6 +5,7 @@ import { CHAT_RATE_LIMIT, CHAT_SEND_MAX_GROUP } from "~/lib/constants/chat";
 import { looksLikeOffPlatformPayment } from "~/lib/off-platform";
 import { RealtimeEvent } from "~/lib/realtime-events";
 import { messagesQuery, toMessage, type ChatMessage, type MessageRow } from "./chat.server";
+import { chatPushesCte } from "./push-outbox.server";
 import { rateLimitWindowCte } from "./rate-limit.server";
 
 /** A message someone typed, as every way of sending it (the socket, the API, the plain form) hands it over. */
@@ -71,6 +72,8 @@ type OutcomeRow = Omit<MessageRow, "id" | "sender_id" | "display_name" | "avatar
  * as if it had just been stored, so a retry after a lost answer is answered like the first try; the same id on a
  * different text or room is refused. Two tries of the same message in flight at once (an app that gave up on one
  * replica and asked another) meet in the unique index: the later insert does nothing, and the stored one is read.
+ *
+ * Its pushes (issue 39, ADR 052) are written by the same statement: one per device of each recipient who takes them.
  *
  * A typed message that looks like an off-platform payment (PRODUCT §10) is counted for the operators in the same
  * statement, so a stored message is never left uncounted. The check is the rule list in this process; only a group
@@ -139,7 +142,7 @@ export async function storeMessages(db: Database, inputs: readonly ChatSendInput
     ), read_marker as (
       update chat_participants set last_read_message_id = m.id
       from message m where chat_participants.room_id = m.room_id and chat_participants.user_id = m.sender_id
-    )${
+    )${chatPushesCte()}${
       flagged
         ? sql`, off_platform_flag as (
       insert into off_platform_flags (user_id, target_type, target_id)

@@ -5,6 +5,7 @@ import type { MailKind } from "~/lib/constants";
 import { messages } from "~/lib/messages";
 import { RealtimeEvent } from "~/lib/realtime-events";
 import { enqueueNotificationMails } from "./mail-preferences.server";
+import { enqueueNotificationPushes, pushOfNotification } from "./push-outbox.server";
 
 /**
  * What a notification is about. Later features add theirs (bookings, reviews, coins, subscriptions);
@@ -73,7 +74,8 @@ export type PendingNotifications = Array<{ userId: string; notification: Notific
 
 /**
  * Stores notifications with `db`, which may be the producer's own transaction, so that a notification exists
- * exactly when what it is about does, and the mails of those that carry a mail kind with them. Announce them with
+ * exactly when what it is about does, and the mails of those that carry a mail kind with them, and the pushes of
+ * those a user can have pushed. Announce them with
  * `publishNotifications` after the commit.
  */
 export async function recordNotifications(db: Database, inputs: readonly NotificationInput[]): Promise<PendingNotifications> {
@@ -94,6 +96,15 @@ export async function recordNotifications(db: Database, inputs: readonly Notific
   await enqueueNotificationMails(
     db,
     inputs.flatMap((input) => (input.mail ? [{ userId: input.userId, kind: input.mail, title: input.title, body: input.body ?? "", link: input.link ?? null }] : [])),
+  );
+  // And its push to the user's devices, for the kinds a user can have pushed (push-outbox.server.ts). The rows come
+  // back in the order of the values.
+  await enqueueNotificationPushes(
+    db,
+    rows.flatMap((row, i) => {
+      const push = pushOfNotification({ type: row.type, mail: inputs[i]?.mail });
+      return push ? [{ userId: row.user_id, ...push, title: row.title, body: row.body, url: row.link ?? "/notifications", tag: `notification:${row.id}` }] : [];
+    }),
   );
   return rows.map((row) => ({ userId: row.user_id, notification: toNotification(row) }));
 }

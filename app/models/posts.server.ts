@@ -6,6 +6,7 @@ import { DomainError } from "~/lib/domain-error";
 import { looksLikeOffPlatformPayment } from "~/lib/off-platform";
 import { POST_CURSOR_PATTERN, type PostInput } from "~/lib/schemas";
 import { NOBODY } from "./presence.server";
+import { enqueuePostPushes } from "./push-outbox.server";
 import { rateLimitWindowCte } from "./rate-limit.server";
 import { acceptUpload, findOwnUpload } from "./uploads.server";
 
@@ -159,6 +160,8 @@ export async function createPost({
     if (looksLikeOffPlatformPayment(input.content)) {
       await trx.insertInto("off_platform_flags").values({ user_id: authorId, target_type: "post", target_id: row.id }).execute();
     }
+    // The author's subscribers who take it get a push (a subscriber-only post's says nothing of it).
+    await enqueuePostPushes(trx, { postId: row.id, authorId, content: input.content ?? "", isPublic: input.isPublic, hasImage: uploadId !== null });
     return row.id;
   });
   return (await getPost({ db, postId: id, viewerId: authorId }))!;

@@ -4,6 +4,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { z } from "zod";
 import { useAuth } from "~/components/auth-provider";
+import { useFocusedRoom } from "~/components/chat-focus";
 import { ChatSendError, createChatOutbox, newClientId, type ChatSendBody } from "~/components/chat-send";
 import { roomTitle } from "~/components/chat-view";
 import { HiddenBadge, ReportLink } from "~/components/moderation-slots";
@@ -105,6 +106,8 @@ export default function ChatRoomPage() {
   // What each waiting message was sent with, for 「再送」.
   const sent = useRef(new Map<string, ChatSendBody>());
   const roomId = loaded.room.id;
+  // Open and focused here: no push of this room's messages meanwhile (ADR 052).
+  useFocusedRoom(roomId);
   const [shown, setShown] = useState<Shown[]>(loaded.messages);
   const [hasMore, setHasMore] = useState(loaded.hasMore);
   const [sendError, setSendError] = useState<string | null>(null);

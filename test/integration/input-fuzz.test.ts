@@ -1,4 +1,4 @@
-import { createHmac, randomUUID } from "node:crypto";
+import { createECDH, createHmac, randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -10,6 +10,7 @@ import { createBrowserMember, createMember, PASSWORD, signUp, uniqueEmail } from
 import { tableChecksums } from "../support/checksums";
 import { startTestServer, type TestServer } from "../support/server";
 import { MAIL_KINDS } from "../../app/lib/constants/mail";
+import { PUSH_KINDS } from "../../app/lib/constants/push";
 import { unsubscribeUrl } from "../../app/lib/unsubscribe.server";
 import { creditPurchase } from "../../app/models/coins.server";
 
@@ -229,6 +230,13 @@ const formExample = (path: string, fields: Record<string, string>): Sent => ({
   body: new URLSearchParams(fields),
   headers: { "Content-Type": "application/x-www-form-urlencoded" },
 });
+
+/** A browser's push subscription (keys that pass), at an http:// endpoint this server refuses. */
+const FUZZ_PUSH = (() => {
+  const ecdh = createECDH("prime256v1");
+  ecdh.generateKeys();
+  return { endpoint: "http://127.0.0.1:9/push/fuzz", expirationTime: null, keys: { p256dh: ecdh.getPublicKey("base64url"), auth: randomBytes(16).toString("base64url") } };
+})();
 
 /** The community the fuzzed member belongs to (made in beforeAll), so a post may be tagged with it. */
 const FUZZ_COMMUNITY_ID = randomUUID();
@@ -699,6 +707,29 @@ const rows: Row[] = [
   // Notification mails (issue 26): the settings form's boxes, and the signed unsubscribe link (a right one for each kind,
   // or a nasty signature) opened and POSTed as RFC 8058's one-click, signed in or not.
   { route: "routes/_settings.settings.notifications", method: "POST", as: "cookie", request: () => post("/settings/notifications", formBody({ kinds: fc.constantFrom(...MAIL_KINDS, "newsletter") })) },
+  {
+    route: "routes/_settings.settings.notifications",
+    method: "POST",
+    as: "cookie",
+    request: () =>
+      post("/settings/notifications", formBody({ intent: fc.constantFrom("push-kinds", "remove-device"), pushKinds: fc.constantFrom(...PUSH_KINDS, "sms"), deviceId: fc.constantFrom("1", "0", "abc") })),
+  },
+  // Web Push (issue 39): a browser's subscription, its keys and endpoint bent every way. Its endpoint is http:// (this
+  // server takes https:// only), so none is stored: a device here would be sent the other rows' pushes meanwhile.
+  { route: "routes/api.push.subscriptions", method: "GET", as: "bearer", request: () => get("/api/push/subscriptions", queryString({ x: nastyString })) },
+  {
+    route: "routes/api.push.subscriptions",
+    method: "POST",
+    as: "bearer",
+    request: () =>
+      post(
+        "/api/push/subscriptions",
+        jsonBody({ endpoint: fc.constantFrom(FUZZ_PUSH.endpoint, "javascript:alert(1)"), keys: fc.constant(FUZZ_PUSH.keys), expirationTime: fc.constantFrom(null, 0) }),
+      ),
+    examples: () => [jsonExample("/api/push/subscriptions", FUZZ_PUSH), jsonExample("/api/push/subscriptions", { ...FUZZ_PUSH, keys: { p256dh: FUZZ_PUSH.keys.p256dh, auth: "A".repeat(22) + "==" } })],
+  },
+  { route: "routes/api.push.subscriptions", method: "DELETE", as: "bearer", request: () => post("/api/push/subscriptions", jsonBody({ endpoint: fc.constant(FUZZ_PUSH.endpoint) }), "DELETE") },
+  { route: "routes/api.push.subscriptions.$id", method: "DELETE", as: "bearer", request: () => segment("1").chain((id) => bodyless("DELETE", fc.constant(`/api/push/subscriptions/${id}`))) },
   {
     route: "routes/_default.unsubscribe",
     method: "POST",

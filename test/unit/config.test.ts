@@ -1,8 +1,12 @@
+import { createECDH } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import webpush from "web-push";
 import { ConfigError, loadConfig, parseEnv } from "../../app/infra/config";
+
+const VAPID = webpush.generateVAPIDKeys();
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -65,10 +69,38 @@ describe("secrets", () => {
       HONEYPOT_SECRET: "x".repeat(32),
       SESSION_SECRET: "z".repeat(32),
       SUPABASE_JWT_SECRET: "y".repeat(32),
+      VAPID_PUBLIC_KEY: VAPID.publicKey,
+      VAPID_PRIVATE_KEY: VAPID.privateKey,
+      VAPID_SUBJECT: "mailto:ops@example.jp",
     });
     expect(config.HONEYPOT_SECRET).toBe("x".repeat(32));
     expect(config.SUPABASE_JWT_SECRET).toBe("y".repeat(32));
+    expect(config).toMatchObject({ VAPID_PUBLIC_KEY: VAPID.publicKey, VAPID_PRIVATE_KEY: VAPID.privateKey, VAPID_SUBJECT: "mailto:ops@example.jp" });
     expect(fs.existsSync(path.join(dir, "secrets.json"))).toBe(false);
+  });
+
+  it("generates Web Push's VAPID key pair once (a P-256 pair web-push can sign with) and reuses it", () => {
+    const dir = tempDir();
+    const first = loadConfig({ DATA_DIR: dir });
+    const publicKey = Buffer.from(first.VAPID_PUBLIC_KEY, "base64url");
+    expect(publicKey).toHaveLength(65);
+    expect(publicKey[0]).toBe(4);
+    expect(Buffer.from(first.VAPID_PRIVATE_KEY, "base64url")).toHaveLength(32);
+    // The pair matches: the public key is the private key's point.
+    const ecdh = createECDH("prime256v1");
+    ecdh.setPrivateKey(Buffer.from(first.VAPID_PRIVATE_KEY, "base64url"));
+    expect(ecdh.getPublicKey().toString("base64url")).toBe(first.VAPID_PUBLIC_KEY);
+    expect(() => webpush.getVapidHeaders("https://push.example", first.VAPID_SUBJECT, first.VAPID_PUBLIC_KEY, first.VAPID_PRIVATE_KEY, "aes128gcm")).not.toThrow();
+    expect(first.VAPID_SUBJECT).toBe("mailto:no-reply@gamermatch.localhost");
+    const second = loadConfig({ DATA_DIR: dir });
+    expect([second.VAPID_PUBLIC_KEY, second.VAPID_PRIVATE_KEY]).toEqual([first.VAPID_PUBLIC_KEY, first.VAPID_PRIVATE_KEY]);
+    expect(loadConfig({ DATA_DIR: dir, SITE_URL: "https://gamermatch.example.jp" }).VAPID_SUBJECT).toBe("https://gamermatch.example.jp");
+  });
+
+  it("takes the VAPID keys together or not at all, and checks their shape", () => {
+    expect(() => parseEnv({ VAPID_PUBLIC_KEY: VAPID.publicKey })).toThrow(/VAPID_PRIVATE_KEY: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together/);
+    expect(() => parseEnv({ VAPID_PUBLIC_KEY: "abc", VAPID_PRIVATE_KEY: VAPID.privateKey })).toThrow(/VAPID_PUBLIC_KEY: must be a P-256 public key/);
+    expect(() => parseEnv({ VAPID_SUBJECT: "ops@example.jp" })).toThrow(/VAPID_SUBJECT: must be a mailto: address or an https:\/\/ URL/);
   });
 
   it("generates a JWT secret only when the app is its own auth server", () => {

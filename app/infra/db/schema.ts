@@ -43,6 +43,9 @@ export interface DB {
   auth_one_time_tokens: AuthOneTimeTokensTable;
   mail_outbox: MailOutboxTable;
   mail_opt_outs: MailOptOutsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  push_opt_outs: PushOptOutsTable;
+  push_outbox: PushOutboxTable;
   reports: ReportsTable;
   moderation_actions: ModerationActionsTable;
   off_platform_flags: OffPlatformFlagsTable;
@@ -186,6 +189,10 @@ export interface RateLimitEventsTable {
 export interface UserPresenceTable {
   user_id: string;
   last_seen_at: Timestamp;
+  /** The chat room the user's focused tab shows (migration 0029), said by that tab's socket, repeated while it stays so. */
+  focused_room_id: ColumnType<string | null, string | null | undefined, string | null>;
+  focused_socket: ColumnType<string | null, string | null | undefined, string | null>;
+  focused_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface UsersTable {
@@ -557,6 +564,45 @@ export interface MailOptOutsTable {
   user_id: string;
   kind: string;
   created_at: CreatedAt;
+}
+
+/** A device a user turned Web Push on for (migration 0029, ADR 052). */
+export interface PushSubscriptionsTable {
+  id: Generated<number>;
+  user_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  /** 「Chrome（Android）」 */
+  label: string;
+  created_at: CreatedAt;
+  last_success_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface PushOptOutsTable {
+  user_id: string;
+  kind: string;
+  created_at: CreatedAt;
+}
+
+export type PushUrgency = "very-low" | "low" | "normal" | "high";
+
+/** A push waiting to be sent to one device (deleted once the push service took it). */
+export interface PushOutboxTable {
+  id: Generated<number>;
+  subscription_id: number;
+  kind: string;
+  topic: string | null;
+  urgency: ColumnType<PushUrgency, PushUrgency | undefined, PushUrgency>;
+  /** Seconds the push service keeps it for an offline device. */
+  ttl: number;
+  data: ColumnType<Record<string, unknown>, string, string>;
+  created_at: CreatedAt;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  locked_until: Timestamp | null;
+  failed_at: Timestamp | null;
+  last_error: string | null;
 }
 
 export type ReportTargetType = "user" | "post" | "chat_message" | "listing" | "review";
