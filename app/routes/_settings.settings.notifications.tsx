@@ -83,19 +83,7 @@ export default function NotificationSettingsPage() {
         <p className="mt-2 text-sm text-slate-600">{address ? mailText.settingsAddress(address) : mailText.settingsNoAddress}</p>
       </div>
       <Form method="post" {...getFormProps(form)} key={JSON.stringify(preferences)} className="space-y-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
-        <fieldset>
-          <legend className="font-semibold">{mailText.settingsLegend}</legend>
-          <ul className="mt-3 divide-y divide-slate-100">
-            {MAIL_KINDS.map((kind) => (
-              <li key={kind}>
-                <label className="flex min-h-11 items-center gap-3 py-2">
-                  <input type="checkbox" name="kinds" value={kind} defaultChecked={preferences[kind]} className="size-5" />
-                  {mailText.kindLabels[kind]}
-                </label>
-              </li>
-            ))}
-          </ul>
-        </fieldset>
+        <KindChoices legend={mailText.settingsLegend} name="kinds" kinds={MAIL_KINDS} labels={mailText.kindLabels} checked={preferences} />
         <ErrorList id={form.errorId} errors={form.errors} />
         <button type="submit" className="btn-primary" disabled={submitting}>
           {mailText.settingsSave}
@@ -143,19 +131,7 @@ export default function NotificationSettingsPage() {
         </div>
         <Form method="post" key={JSON.stringify(pushPreferences)} className="space-y-3">
           <input type="hidden" name="intent" value="push-kinds" />
-          <fieldset>
-            <legend className="font-semibold">{pushText.kindsLegend}</legend>
-            <ul className="mt-3 divide-y divide-slate-100">
-              {PUSH_KINDS.map((kind) => (
-                <li key={kind}>
-                  <label className="flex min-h-11 items-center gap-3 py-2">
-                    <input type="checkbox" name="pushKinds" value={kind} defaultChecked={pushPreferences[kind]} className="size-5" />
-                    {pushText.kindLabels[kind]}
-                  </label>
-                </li>
-              ))}
-            </ul>
-          </fieldset>
+          <KindChoices legend={pushText.kindsLegend} name="pushKinds" kinds={PUSH_KINDS} labels={pushText.kindLabels} checked={pushPreferences} />
           <button type="submit" className="btn-primary" disabled={submitting}>
             {pushText.kindsSave}
           </button>
@@ -167,5 +143,36 @@ export default function NotificationSettingsPage() {
         </Link>
       </p>
     </section>
+  );
+}
+
+/** One checkbox per kind (of mail, of push), checked for the kinds the user takes; posted as `name`, once per kind. */
+function KindChoices<Kind extends string>({
+  legend,
+  name,
+  kinds,
+  labels,
+  checked,
+}: {
+  legend: string;
+  name: string;
+  kinds: readonly Kind[];
+  labels: Record<Kind, string>;
+  checked: Record<Kind, boolean>;
+}) {
+  return (
+    <fieldset>
+      <legend className="font-semibold">{legend}</legend>
+      <ul className="mt-3 divide-y divide-slate-100">
+        {kinds.map((kind) => (
+          <li key={kind}>
+            <label className="flex min-h-11 items-center gap-3 py-2">
+              <input type="checkbox" name={name} value={kind} defaultChecked={checked[kind]} className="size-5" />
+              {labels[kind]}
+            </label>
+          </li>
+        ))}
+      </ul>
+    </fieldset>
   );
 }

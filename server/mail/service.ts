@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
+import { serialPasses } from "../serial-passes";
 import type { SweepJob } from "../sweeper";
 import type { AppConfig } from "../../app/infra/config";
 import type { DatabaseHandle } from "../../app/infra/db";
@@ -70,41 +71,21 @@ export async function startMailService({
     );
   }
 
-  let running: Promise<number> | undefined;
-  let again = false;
   // Sent, not yet marked: the database went away between the two (deliverDueMail marks them on the next pass).
   const unmarked = new Map<number, Date>();
-  let closed = false;
-  const deliver = (): Promise<number> => {
-    if (closed) return Promise.resolve(0);
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      let sent = 0;
-      try {
-        do {
-          again = false;
-          sent += await deliverDueMail({
-            db: database.db,
-            now: clock,
-            send,
-            unmarked,
-            onFailure: (mail, error, gaveUp) =>
-              log.error({ event: "mail", mailId: mail.id, kind: mail.kind, attempts: mail.attempts, gaveUp, err: error }, `mail: ${mail.kind} #${mail.id} ${gaveUp ? "given up" : "failed"}`),
-          });
-        } while (again && !closed);
-        return sent;
-      } catch (error) {
-        log.error({ event: "mail", err: error }, "mail: delivery failed");
-        return sent;
-      } finally {
-        running = undefined;
-      }
-    })();
-    return running;
-  };
+  const passes = serialPasses(
+    () =>
+      deliverDueMail({
+        db: database.db,
+        now: clock,
+        send,
+        unmarked,
+        onFailure: (mail, error, gaveUp) =>
+          log.error({ event: "mail", mailId: mail.id, kind: mail.kind, attempts: mail.attempts, gaveUp, err: error }, `mail: ${mail.kind} #${mail.id} ${gaveUp ? "given up" : "failed"}`),
+      }),
+    (error) => log.error({ event: "mail", err: error }, "mail: delivery failed"),
+  );
+  const deliver = passes.run;
 
   await database.listen("mail_outbox", () => void deliver());
   // Whatever was written while no process was sending (a crash, a deploy) goes now.
@@ -114,8 +95,7 @@ export async function startMailService({
     sweepJob: { name: "mail", run: () => deliver() },
     destination: smtp ? "smtp" : mailDir,
     async close() {
-      closed = true;
-      await running;
+      await passes.close();
       smtp?.close();
     },
   };

@@ -1,3 +1,4 @@
+import { serialPasses } from "../serial-passes";
 import type { SweepJob } from "../sweeper";
 import type { AppConfig } from "../../app/infra/config";
 import type { DatabaseHandle } from "../../app/infra/db";
@@ -42,45 +43,25 @@ export async function startPushService({
     return { outcome: "refused", error: result.error };
   }
 
-  let running: Promise<number> | undefined;
-  let again = false;
   // Sent, not yet marked: the database went away between the two (deliverDuePushes marks them on the next pass).
   const unmarked = new Map<number, Date>();
-  let closed = false;
-  const deliver = (): Promise<number> => {
-    if (closed) return Promise.resolve(0);
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      let sent = 0;
-      try {
-        do {
-          again = false;
-          sent += await deliverDuePushes({
-            db: database.db,
-            now: clock,
-            send,
-            unmarked,
-            concurrency: database.engine === "postgres" ? 4 : 1,
-            onFailure: (push, result, gaveUp) => {
-              const fields = { event: "push", pushId: push.id, kind: push.kind, subscriptionId: push.subscription_id, attempts: push.attempts, gaveUp };
-              if (result.outcome === "gone") log.info(fields, `push: device #${push.subscription_id} is gone; forgotten`);
-              else log.warn({ ...fields, error: result.error }, `push: ${push.kind} #${push.id} ${gaveUp ? "given up" : "failed"}`);
-            },
-          });
-        } while (again && !closed);
-        return sent;
-      } catch (error) {
-        log.error({ event: "push", err: error }, "push: delivery failed");
-        return sent;
-      } finally {
-        running = undefined;
-      }
-    })();
-    return running;
-  };
+  const passes = serialPasses(
+    () =>
+      deliverDuePushes({
+        db: database.db,
+        now: clock,
+        send,
+        unmarked,
+        concurrency: database.engine === "postgres" ? 4 : 1,
+        onFailure: (push, result, gaveUp) => {
+          const fields = { event: "push", pushId: push.id, kind: push.kind, subscriptionId: push.subscription_id, attempts: push.attempts, gaveUp };
+          if (result.outcome === "gone") log.info(fields, `push: device #${push.subscription_id} is gone; forgotten`);
+          else log.warn({ ...fields, error: result.error }, `push: ${push.kind} #${push.id} ${gaveUp ? "given up" : "failed"}`);
+        },
+      }),
+    (error) => log.error({ event: "push", err: error }, "push: delivery failed"),
+  );
+  const deliver = passes.run;
 
   await database.listen("push_outbox", () => void deliver());
   // Whatever was written while no process was sending (a crash, a deploy) goes now.
@@ -95,8 +76,7 @@ export async function startPushService({
       },
     },
     async close() {
-      closed = true;
-      await running;
+      await passes.close();
     },
   };
 }
