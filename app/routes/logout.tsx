@@ -1,18 +1,23 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { pushEndpointSchema } from "~/lib/push-schemas";
 import { signOutScopeSchema } from "~/lib/schemas";
-import { removeAllPushDevices } from "~/models/push.server";
+import { removeAllPushDevices, removePushEndpoint } from "~/models/push.server";
 
 /**
  * Sign-out is a POST (a link could be triggered by anyone) and goes to / (SPEC §2). It ends this browser's session
- * only, as supabase-js `signOut({ scope: "local" })` does; /settings offers `scope=global` to end every device's,
- * which also ends every device's push notifications (ADR 052).
+ * only, as supabase-js `signOut({ scope: "local" })` does, and this browser's push notifications when the form names
+ * its subscription; /settings offers `scope=global` to end every device's, which also ends every device's push
+ * notifications (ADR 052).
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData().catch(() => new FormData());
   const scope = signOutScopeSchema.catch("local").parse(form.get("scope") ?? undefined);
-  const user = scope === "global" ? await context.auth.getUser() : null;
+  // This browser's push subscription, named by the sign-out button (it unsubscribed it too): its notifications end here.
+  const endpoint = pushEndpointSchema.shape.endpoint.safeParse(form.get("pushEndpoint") || undefined);
+  const user = scope === "global" || endpoint.success ? await context.auth.getUser() : null;
   await context.auth.supabase().auth.signOut({ scope });
-  if (user) await removeAllPushDevices(context.db, { userId: user.id });
+  if (user && scope === "global") await removeAllPushDevices(context.db, { userId: user.id });
+  else if (user && endpoint.success) await removePushEndpoint({ db: context.db, userId: user.id, endpoint: endpoint.data }).catch(() => {}); // gone already
   throw redirect("/");
 }
 

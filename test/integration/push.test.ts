@@ -453,6 +453,19 @@ describe(`Web Push (${testEngine})`, () => {
     expect(await deviceRow(again)).toBeUndefined();
   });
 
+  it("signing out on one device forgets that device's subscription (the button names it), and no other", async () => {
+    const member = await createBrowserMember(app, "共用PC");
+    const [sharedPc, phone] = [await deviceOf(member), await deviceOf(member)];
+    const signOut = await member.page("/logout", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ pushEndpoint: sharedPc.endpoint }),
+    });
+    expect(signOut.status).toBe(302);
+    expect(await deviceRow(sharedPc)).toBeUndefined();
+    expect(await deviceRow(phone)).toBeDefined();
+  });
+
   it("a device signed in as someone else moves to them; sign-out everywhere and leaving forget every device", async () => {
     const [first, second] = await Promise.all([createBrowserMember(app, "前の持ち主"), createBrowserMember(app, "次の持ち主")]);
     const shared = await deviceOf(first);
