@@ -36,11 +36,8 @@ export interface ChatRefusal {
   code: "unauthorized" | "room_not_found" | "blocked" | "client_id_reused" | "rate_limited";
 }
 
-/**
- * What storing one message of a group came to: the message and who hears of it (`replayed` when it had been stored
- * before, by an earlier try whose event went out then), or the rule it broke.
- */
-export type StoreOutcome = { message: ChatMessage; recipients: string[]; replayed?: boolean } | { refusal: ChatRefusal };
+/** What storing one message of a group came to: the message and who hears of it, or the rule it broke. */
+export type StoreOutcome = { message: ChatMessage; recipients: string[] } | { refusal: ChatRefusal };
 
 /** What sending a message came to: the stored message, or the rule it broke. A failure of the database throws. */
 export type ChatSendOutcome = { message: ChatMessage } | { refusal: ChatRefusal };
@@ -69,8 +66,9 @@ type OutcomeRow = Omit<MessageRow, "id" | "sender_id" | "display_name" | "avatar
  * statement may touch each rate-limit row once; the sender's own order is kept by sending the next one later.
  *
  * A message whose client id its sender used before is not stored again (ADR 051): the outcome is the stored message,
- * as if it had just been stored, so a retry after a lost answer is answered like the first try; the same id on a
- * different text or room is refused. Two tries of the same message in flight at once (an app that gave up on one
+ * as if it had just been stored, so a retry after a lost answer is answered like the first try, and announced again
+ * (the first try's replica may have died between its commit and its event; clients take a message once by its id);
+ * the same id on a different text or room is refused. Two tries of the same message in flight at once (an app that gave up on one
  * replica and asked another) meet in the unique index: the later insert does nothing, and the stored one is read.
  *
  * Its pushes (issue 39, ADR 052) are written by the same statement: one per device of each recipient who takes them.
@@ -161,33 +159,34 @@ export async function storeMessages(db: Database, inputs: readonly ChatSendInput
     left join message m on m.sender_id = j.sender_id
     left join earlier e on e.i = j.i
     order by j.i`.execute(db);
-  const results = outcomes.map((row): StoreOutcome | "raced" => {
+  const results = outcomes.map((row): StoreOutcome | { raced: string[] } => {
     if (!row.session_alive) return { refusal: { status: 401, code: "unauthorized" } };
     if (row.earlier === "different") return { refusal: { status: 409, code: "client_id_reused" } };
     const sender = inputs[row.i]!;
     const message = () =>
       toMessage({ ...row, id: row.id!, created_at: row.created_at!, sender_id: sender.senderId, display_name: row.display_name!, avatar_url: row.avatar_url });
-    if (row.earlier === "same") return { message: message(), recipients: [], replayed: true };
+    if (row.earlier === "same") return { message: message(), recipients: row.recipients };
     if (!row.is_member) return { refusal: { status: 404, code: "room_not_found" } };
     if (row.blocked) return { refusal: { status: 403, code: "blocked" } };
     // Not stored: over the rate limit, or the same message stored by another statement a moment before (its insert
     // met this one in the unique index).
-    if (row.id === null || row.created_at === null) return row.client_id ? "raced" : { refusal: { status: 429, code: "rate_limited" } };
+    if (row.id === null || row.created_at === null) return row.client_id ? { raced: row.recipients } : { refusal: { status: 429, code: "rate_limited" } };
     return { message: message(), recipients: row.recipients };
   });
-  if (!results.includes("raced")) return results as StoreOutcome[];
-  const raced = inputs.filter((_, i) => results[i] === "raced");
+  const isRaced = (result: StoreOutcome | { raced: string[] }): result is { raced: string[] } => "raced" in result;
+  if (!results.some(isRaced)) return results as StoreOutcome[];
+  const raced = inputs.filter((_, i) => isRaced(results[i]!));
   const stored = await messagesQuery(db)
     .select("m.hidden_at")
     .where((eb) => eb.or(raced.map((input) => eb.and([eb("m.sender_id", "=", input.senderId), eb("m.client_id", "=", input.clientId!)]))))
     .execute();
   return results.map((result, i): StoreOutcome => {
-    if (result !== "raced") return result;
+    if (!isRaced(result)) return result;
     const input = inputs[i]!;
     const row = stored.find((candidate) => candidate.sender_id === input.senderId && candidate.client_id === input.clientId);
     if (!row) return { refusal: { status: 429, code: "rate_limited" } };
     if (row.room_id !== input.roomId || row.content !== input.content) return { refusal: { status: 409, code: "client_id_reused" } };
-    return { message: toMessage(row), recipients: [], replayed: true };
+    return { message: toMessage(row), recipients: result.raced };
   });
 }
 
@@ -294,7 +293,6 @@ export function createChatSender({
     outcomes.forEach((outcome, i) => {
       const waiting = group[i]!;
       if ("refusal" in outcome) return waiting.resolve(outcome);
-      if (outcome.replayed) return waiting.resolve({ message: outcome.message }); // its event went out when it was stored
       // The message is stored: the event is only a hint, a reconnecting client refetches (PRODUCT §7).
       realtime.toUsers([waiting.input.senderId, ...outcome.recipients], RealtimeEvent.chatMessage, outcome.message);
       waiting.resolve({ message: outcome.message });
