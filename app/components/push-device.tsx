@@ -1,5 +1,6 @@
 import { useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { SERVICE_WORKER_PATH } from "~/lib/constants/installed-app";
 import * as pushText from "~/lib/messages/push";
 import { useAuth } from "./auth-provider";
 
@@ -27,11 +28,11 @@ async function endpointTag(endpoint: string) {
 }
 
 /**
- * The service worker's registration: the one at `/` (registered after load by the app, ADR 052), registered here if
+ * The service worker's registration: the one at `/` (registered after load by the app, ADR 053), registered here if
  * the page was too quick for it; waited for until active, for at most 10 s.
  */
 async function serviceWorker() {
-  const registration = (await navigator.serviceWorker.getRegistration("/")) ?? (await navigator.serviceWorker.register("/sw.js", { scope: "/" }));
+  const registration = (await navigator.serviceWorker.getRegistration("/")) ?? (await navigator.serviceWorker.register(SERVICE_WORKER_PATH, { scope: "/" }));
   if (registration.active) return registration;
   return Promise.race([
     navigator.serviceWorker.ready,
