@@ -1,5 +1,6 @@
 import { useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { ApiError } from "~/lib/api-client";
 import { SERVICE_WORKER_PATH } from "~/lib/constants/installed-app";
 import * as pushText from "~/lib/messages/push";
 import { useAuth } from "./auth-provider";
@@ -107,9 +108,10 @@ export function PushDeviceControl({ publicKey, deviceTags }: { publicKey: string
       const registration = await navigator.serviceWorker.getRegistration("/");
       const subscription = await registration?.pushManager.getSubscription();
       if (subscription) {
-        // The server forgets it by its id: posting it again answers the id (the same device, updated).
-        const saved = await api.post<{ data: { device: { id: number } } }>("/api/push/subscriptions", subscription.toJSON());
-        if (saved) await api.delete(`/api/push/subscriptions/${saved.data.device.id}`);
+        // The server forgets it by its endpoint; one it no longer knows (removed meanwhile) is forgotten already.
+        await api.request("/api/push/subscriptions", { method: "DELETE", body: { endpoint: subscription.endpoint } }).catch((error: unknown) => {
+          if (!(error instanceof ApiError && error.status === 404)) throw error;
+        });
         await subscription.unsubscribe();
       }
       setState("off");
