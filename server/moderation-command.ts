@@ -2,8 +2,8 @@ import { parseArgs } from "node:util";
 import type { Database } from "../app/infra/db/schema";
 import { formatNumber } from "../app/lib/format";
 import { messages } from "../app/lib/messages";
-import { uuidParam } from "../app/lib/schemas";
 import { formatDateTime } from "../app/lib/time";
+import { uuidParam } from "../app/lib/validation/fields";
 import {
   dismissReport,
   getReportDetail,

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiError, apiOk, chatErrorResponse, requireApiUser } from "~/http/api.server";
 import { messages } from "~/lib/messages";
-import { uuidParam } from "~/lib/schemas";
+import { uuidParam } from "~/lib/validation/fields";
 import { blockUser, ChatError, unblockUser } from "~/models/chat.server";
 
 /** POST blocks the user, DELETE unblocks (PRODUCT §8). */
