@@ -9,7 +9,8 @@ import { pageMeta } from "~/lib/meta";
 import { parseQuery } from "~/lib/params";
 import { formatRelative } from "~/lib/time";
 import { pageQuerySchema, uuidParam } from "~/lib/validation/fields";
-import { ChatError, createRoom, listRooms, type ChatRoom } from "~/models/chat.server";
+import { createRoom, listRooms } from "~/models/chat-rooms.server";
+import { ChatError, type ChatRoom } from "~/models/chat.server";
 
 export const meta: MetaFunction = () => pageMeta("チャット");
 
