@@ -2,7 +2,7 @@ import type { Selectable } from "kysely";
 import type { Database, ModerationActionsTable, ReportReason, ReportStatus, ReportTargetType } from "~/infra/db/schema";
 
 /**
- * What the operators read before they decide (PRODUCT §10, ADR 030): the open reports grouped by what they are about
+ * What the operators read before they decide (ADR 030): the open reports grouped by what they are about
  * (`npm run moderation -- list`) and one report with its item, owner and history (`show ID`). The decisions are in
  * ./moderation.server.ts and ./moderation-sanctions.server.ts.
  */

@@ -16,8 +16,7 @@ import {
 } from "./moderation.server";
 
 /**
- * The operators' decisions on people (PRODUCT §10, ADR 030), each one transaction as every decision
- * (./moderation.server.ts):
+ * The operators' decisions on people (ADR 030), each one transaction like every decision (./moderation.server.ts):
  *
  * - suspend USER / ban USER: the user's row locked first; `suspended_until` / `banned_at` set, every session revoked,
  *   active listings paused (marked, so lifting reactivates them), open bookings either side cancelled with the escrow
