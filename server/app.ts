@@ -30,7 +30,7 @@ import "../app/load-context";
 import { bookingReminderJob, bookingSweepJobs } from "../app/models/bookings.server";
 import { chatDigestJob } from "../app/models/chat-digest.server";
 import { createChatSender } from "../app/models/chat-sender.server";
-import { listRoomIds } from "../app/models/chat.server";
+import { listRoomIds } from "../app/models/chat-rooms.server";
 import { eventReminderJob } from "../app/models/events.server";
 import { SESSIONS_ENDED_CHANNEL } from "../app/models/moderation.server";
 import { subscriptionReminderJob } from "../app/models/subscriptions.server";

@@ -5,7 +5,7 @@ import { CHAT_SEND_MAX_PENDING } from "../app/lib/constants/chat";
 import { chatErrorMessage } from "../app/lib/error-messages";
 import { messages } from "../app/lib/messages";
 import { ClientEvent, type ChatSendAck } from "../app/lib/realtime-events";
-import { sendMessageSchema } from "../app/lib/schemas";
+import { sendMessageSchema } from "../app/lib/validation/chat";
 import type { ChatSender } from "../app/models/chat-sender.server";
 import type { ChatMessage } from "../app/models/chat.server";
 import type { OverloadGuard } from "./overload";

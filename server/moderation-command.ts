@@ -2,18 +2,11 @@ import { parseArgs } from "node:util";
 import type { Database } from "../app/infra/db/schema";
 import { formatNumber } from "../app/lib/format";
 import { messages } from "../app/lib/messages";
-import { uuidParam } from "../app/lib/schemas";
 import { formatDateTime } from "../app/lib/time";
-import {
-  dismissReport,
-  getReportDetail,
-  hideReported,
-  listOpenReports,
-  ModerationError,
-  restore,
-  stopUser,
-  type DecisionOutcome,
-} from "../app/models/moderation.server";
+import { uuidParam } from "../app/lib/validation/fields";
+import { getReportDetail, listOpenReports } from "../app/models/moderation-queue.server";
+import { restore, stopUser } from "../app/models/moderation-sanctions.server";
+import { dismissReport, hideReported, ModerationError, type DecisionOutcome } from "../app/models/moderation.server";
 
 /**
  * The operator's moderation command (`npm run moderation -- …`, PRODUCT §10, ADR 030), apart from its entry

@@ -3,8 +3,8 @@ import { payoutErrorMessage } from "../app/lib/error-messages";
 import { formatNumber } from "../app/lib/format";
 import { messages } from "../app/lib/messages";
 import { accountTypeLabel } from "../app/lib/payouts";
-import { uuidParam } from "../app/lib/schemas";
 import { formatDateTime } from "../app/lib/time";
+import { uuidParam } from "../app/lib/validation/fields";
 import { CoinError } from "../app/models/coins.server";
 import { decidePayout, listRequestedPayouts, PayoutError } from "../app/models/payouts.server";
 

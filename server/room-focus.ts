@@ -2,8 +2,8 @@ import type { Server as SocketServer } from "socket.io";
 import type { AuthUser } from "../app/infra/auth/session";
 import type { Database } from "../app/infra/db/schema";
 import { log } from "../app/infra/logger.server";
-import { roomFocusSchema } from "../app/lib/push-schemas";
 import { ClientEvent } from "../app/lib/realtime-events";
+import { roomFocusSchema } from "../app/lib/validation/push";
 import { setFocusedRoom } from "../app/models/push.server";
 
 /**

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { AuthUser } from "~/infra/auth/session";
 import { bookingErrorMessage, chatErrorMessage, coinErrorMessage, payoutErrorMessage, postErrorMessage, reportErrorMessage, reviewErrorMessage, subscriptionErrorMessage } from "~/lib/error-messages";
 import { messages } from "~/lib/messages";
-import { idempotencyKeySchema } from "~/lib/schemas";
+import { idempotencyKeySchema } from "~/lib/validation/fields";
 import type { ChatRefusal } from "~/models/chat-sender.server";
 import { ChatError } from "~/models/chat.server";
 import { CoinOrderError } from "~/models/coin-orders.server";

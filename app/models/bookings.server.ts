@@ -26,7 +26,7 @@ import { messages } from "~/lib/messages";
 
 const text = messages.bookings;
 import { RealtimeEvent, type RealtimeEventName } from "~/lib/realtime-events";
-import type { PurchaseInput } from "~/lib/booking-schemas";
+import type { PurchaseInput } from "~/lib/validation/booking";
 import { postDirectNotice, publishPosted, type PostedMessage } from "./chat.server";
 import { holdInEscrow, refundEscrow, releaseEscrow } from "./coins.server";
 import { BookingError } from "./listings.server";

@@ -5,7 +5,7 @@ import type { Realtime } from "~/infra/realtime";
 import type { ImageStorage } from "~/infra/storage";
 import { DISPLAY_NAME_MAX } from "~/lib/constants";
 import { messages } from "~/lib/messages";
-import { profileSchema } from "~/lib/schemas";
+import { profileSchema } from "~/lib/validation/profile";
 import { setAvatar, saveProfile } from "./user.server";
 import { storeImage, UploadError } from "./uploads.server";
 

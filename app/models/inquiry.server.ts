@@ -1,5 +1,5 @@
 import type { Database } from "~/infra/db/schema";
-import type { InquiryInput } from "~/lib/schemas";
+import type { InquiryInput } from "~/lib/validation/inquiry";
 
 /** Stores a message sent through /inquiry. */
 export async function createInquiry({ db, inquiry }: { db: Database; inquiry: InquiryInput }) {

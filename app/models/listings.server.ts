@@ -3,7 +3,7 @@ import type { Database, DB, ListingStatus } from "~/infra/db/schema";
 import { EXPLORE_PAGE_SIZE, EXPLORE_QUERY_WORDS_MAX, LISTINGS_PER_SELLER_MAX, ONLINE_WINDOW_MS } from "~/lib/constants";
 import { DomainError } from "~/lib/domain-error";
 import type { ExploreFilters } from "~/lib/explore";
-import type { ListingInput } from "~/lib/schemas";
+import type { ListingInput } from "~/lib/validation/listing";
 import { NOBODY, onlineFor } from "./presence.server";
 import { toRating, type Rating } from "./reviews.server";
 

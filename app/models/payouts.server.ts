@@ -5,8 +5,8 @@ import type { Realtime } from "~/infra/realtime";
 import { PAYOUT_HISTORY_MAX } from "~/lib/constants";
 import { DomainError } from "~/lib/domain-error";
 import { messages } from "~/lib/messages";
-import type { PayoutInput } from "~/lib/payout-schemas";
 import { accountLine, maskAccountNumber, payoutYen } from "~/lib/payouts";
+import type { PayoutInput } from "~/lib/validation/payout";
 import { debitEarned, returnEarned } from "./coins.server";
 import { publishNotifications, recordNotifications, type NotificationInput } from "./notification.server";
 

@@ -4,7 +4,7 @@ import type { ImageStorage } from "~/infra/storage";
 import { POST_RATE_LIMIT } from "~/lib/constants";
 import { DomainError } from "~/lib/domain-error";
 import { looksLikeOffPlatformPayment } from "~/lib/off-platform";
-import { POST_CURSOR_PATTERN, type PostInput } from "~/lib/schemas";
+import { POST_CURSOR_PATTERN, type PostInput } from "~/lib/validation/post";
 import { NOBODY } from "./presence.server";
 import { enqueuePostPushes } from "./push-outbox.server";
 import { rateLimitWindowCte } from "./rate-limit.server";

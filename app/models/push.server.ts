@@ -4,7 +4,7 @@ import type { Database } from "~/infra/db/schema";
 import { PUSH_DEVICES_MAX, PUSH_KINDS, type PushKind } from "~/lib/constants";
 import { DomainError } from "~/lib/domain-error";
 import { deviceLabel } from "~/lib/push-device";
-import type { PushSubscriptionInput } from "~/lib/push-schemas";
+import type { PushSubscriptionInput } from "~/lib/validation/push";
 
 /**
  * Web Push's devices and choices (issue 39, ADR 052): each device a user turned push on for (`push_subscriptions`,

@@ -3,7 +3,7 @@ import type { Database } from "~/infra/db/schema";
 import type { Realtime } from "~/infra/realtime";
 import { DomainError } from "~/lib/domain-error";
 import { messages } from "~/lib/messages";
-import type { ReviewInput } from "~/lib/schemas";
+import type { ReviewInput } from "~/lib/validation/review";
 import { transfer } from "./coins.server";
 import { publishNotifications, recordNotifications } from "./notification.server";
 import { NOBODY } from "./presence.server";

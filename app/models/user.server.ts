@@ -2,7 +2,7 @@ import { sql, type Transaction } from "kysely";
 import type { DB, Database } from "~/infra/db/schema";
 import type { Realtime } from "~/infra/realtime";
 import { SUBSCRIPTIONS_LIST_MAX } from "~/lib/constants";
-import type { ProfileInput } from "~/lib/schemas";
+import type { ProfileInput } from "~/lib/validation/profile";
 import { publishNotifications, recordNotifications, welcomeNotification } from "./notification.server";
 
 export interface Profile {

@@ -23,8 +23,9 @@ import { pageMeta } from "~/lib/meta";
 import { looksLikeOffPlatformPayment } from "~/lib/off-platform";
 import { parseParams, parseQuery } from "~/lib/params";
 import { RealtimeEvent } from "~/lib/realtime-events";
-import { roomPageQuerySchema, sendMessageSchema, uuidParam } from "~/lib/schemas";
 import { formatDateTime, isoString } from "~/lib/time";
+import { roomPageQuerySchema, sendMessageSchema } from "~/lib/validation/chat";
+import { uuidParam } from "~/lib/validation/fields";
 import { ChatError, getRoom, listMessages, markRead, type ChatMessage } from "~/models/chat.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.title ?? "チャット");

@@ -7,9 +7,10 @@ import { requireProfile } from "~/http/auth.server";
 import { CHAT_ROOMS_PAGE_SIZE } from "~/lib/constants";
 import { pageMeta } from "~/lib/meta";
 import { parseQuery } from "~/lib/params";
-import { pageQuerySchema, uuidParam } from "~/lib/schemas";
 import { formatRelative } from "~/lib/time";
-import { ChatError, createRoom, listRooms, type ChatRoom } from "~/models/chat.server";
+import { pageQuerySchema, uuidParam } from "~/lib/validation/fields";
+import { createRoom, listRooms } from "~/models/chat-rooms.server";
+import { ChatError, type ChatRoom } from "~/models/chat.server";
 
 export const meta: MetaFunction = () => pageMeta("チャット");
 

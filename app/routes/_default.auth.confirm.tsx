@@ -4,9 +4,9 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { ErrorList } from "~/components/forms";
 import { readFormData } from "~/http/forms.server";
 import { redirectWithToast } from "~/http/toast.server";
-import { confirmLinkSchema, type ConfirmLinkType } from "~/lib/account-schemas";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
+import { confirmLinkSchema, type ConfirmLinkType } from "~/lib/validation/account";
 
 export const meta: MetaFunction = () => [...pageMeta("メールのリンクの確認"), { name: "robots", content: "noindex" }];
 

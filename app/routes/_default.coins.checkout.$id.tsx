@@ -13,7 +13,8 @@ import { formatNumber } from "~/lib/format";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { parseParams } from "~/lib/params";
-import { checkoutFormSchema, idempotencyKeySchema } from "~/lib/schemas";
+import { checkoutFormSchema } from "~/lib/validation/coins";
+import { idempotencyKeySchema } from "~/lib/validation/fields";
 import { CoinOrderError, findPackage, placeOrder } from "~/models/coin-orders.server";
 import { getBalance } from "~/models/coins.server";
 

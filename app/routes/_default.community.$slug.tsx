@@ -13,7 +13,9 @@ import { formatNumber } from "~/lib/format";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { parseParams, parseQuery } from "~/lib/params";
-import { communityMembershipSchema, postPageQuerySchema, slugParamsSchema } from "~/lib/schemas";
+import { communityMembershipSchema } from "~/lib/validation/community";
+import { slugParamsSchema } from "~/lib/validation/fields";
+import { postPageQuerySchema } from "~/lib/validation/post";
 import { CommunityError, getCommunity, joinCommunity, leaveCommunity } from "~/models/communities.server";
 import { listPosts } from "~/models/posts.server";
 

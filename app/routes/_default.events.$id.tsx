@@ -10,8 +10,9 @@ import { eventErrorMessage } from "~/lib/error-messages";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { parseParams } from "~/lib/params";
-import { eventActionSchema, uuidParam } from "~/lib/schemas";
 import { formatDateTime, isoString } from "~/lib/time";
+import { eventActionSchema } from "~/lib/validation/event";
+import { uuidParam } from "~/lib/validation/fields";
 import { EventError, getEvent, joinEvent, leaveEvent } from "~/models/events.server";
 
 const paramsSchema = z.object({ id: uuidParam });

@@ -3,8 +3,8 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { GameSelect } from "~/components/game-select";
 import { pageMeta } from "~/lib/meta";
 import { parseQuery } from "~/lib/params";
-import { eventListQuerySchema } from "~/lib/schemas";
 import { formatDateTime, isoString } from "~/lib/time";
+import { eventListQuerySchema } from "~/lib/validation/event";
 import { listEvents, type EventSummary } from "~/models/events.server";
 import { listGames } from "~/models/game.server";
 

@@ -5,7 +5,7 @@ import { PostList } from "~/components/post-list";
 import { POSTS_PAGE_SIZE } from "~/lib/constants";
 import { pageMeta } from "~/lib/meta";
 import { parseQuery } from "~/lib/params";
-import { postPageQuerySchema } from "~/lib/schemas";
+import { postPageQuerySchema } from "~/lib/validation/post";
 import { listPosts } from "~/models/posts.server";
 
 export const meta: MetaFunction = () => pageMeta("フィード");

@@ -4,11 +4,11 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { ErrorList, TextField } from "~/components/forms";
 import { authFormError } from "~/http/auth.server";
 import { readFormData } from "~/http/forms.server";
-import { forgotPasswordSchema } from "~/lib/account-schemas";
 import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
 import { formRules } from "~/lib/form-rules.server";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
+import { forgotPasswordSchema } from "~/lib/validation/account";
 
 export const meta: MetaFunction = () => pageMeta("パスワードの再設定", "登録したメールアドレスに、パスワードを再設定するためのリンクをお送りします。");
 

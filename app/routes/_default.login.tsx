@@ -8,7 +8,7 @@ import { readFormData } from "~/http/forms.server";
 import { formRules } from "~/lib/form-rules.server";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
-import { loginSchema } from "~/lib/schemas";
+import { loginSchema } from "~/lib/validation/auth";
 
 export const meta: MetaFunction = () =>
   pageMeta("ログイン", "GamerMatchにメールアドレスとパスワードでログインして、チャットや通知、コインの購入を利用できます。");

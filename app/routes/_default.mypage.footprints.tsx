@@ -5,8 +5,8 @@ import { requireProfile } from "~/http/auth.server";
 import { FOOTPRINTS_PAGE_SIZE } from "~/lib/constants";
 import { pageMeta } from "~/lib/meta";
 import { parseQuery } from "~/lib/params";
-import { pageQuerySchema } from "~/lib/schemas";
 import { formatDateTime, isoString } from "~/lib/time";
+import { pageQuerySchema } from "~/lib/validation/fields";
 import { listFootprints } from "~/models/footprints.server";
 
 export const meta: MetaFunction = () => pageMeta("足あと");

@@ -13,8 +13,8 @@ import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { parseQuery } from "~/lib/params";
 import { RealtimeEvent } from "~/lib/realtime-events";
-import { pageQuerySchema } from "~/lib/schemas";
 import { formatDateTime, isoString } from "~/lib/time";
+import { pageQuerySchema } from "~/lib/validation/fields";
 import { listNotifications, markAllNotificationsRead, type Notification } from "~/models/notification.server";
 
 export const meta: MetaFunction = () => pageMeta("通知");

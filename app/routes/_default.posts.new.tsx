@@ -17,7 +17,7 @@ import * as offPlatformText from "~/lib/messages/off-platform";
 import { pageMeta } from "~/lib/meta";
 import { looksLikeOffPlatformPayment } from "~/lib/off-platform";
 import { parseQuery } from "~/lib/params";
-import { newPostQuerySchema, postFormSchema } from "~/lib/schemas";
+import { newPostQuerySchema, postFormSchema } from "~/lib/validation/post";
 import { listUserCommunities } from "~/models/communities.server";
 import { createPost, PostError } from "~/models/posts.server";
 import { UploadError } from "~/models/uploads.server";

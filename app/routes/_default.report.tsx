@@ -11,7 +11,7 @@ import { formRules } from "~/lib/form-rules.server";
 import * as text from "~/lib/messages/reports";
 import { pageMeta } from "~/lib/meta";
 import { parseQuery } from "~/lib/params";
-import { reportFormSchema, reportQuerySchema } from "~/lib/report-schemas";
+import { reportFormSchema, reportQuerySchema } from "~/lib/validation/report";
 import { createReport, findReportTarget, ReportError } from "~/models/reports.server";
 
 export const meta: MetaFunction = () => pageMeta(text.title);

@@ -9,7 +9,7 @@ import { PASSWORD_MIN_LENGTH } from "~/lib/constants";
 import { formRules } from "~/lib/form-rules.server";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
-import { signupSchema } from "~/lib/schemas";
+import { signupSchema } from "~/lib/validation/auth";
 
 export const meta: MetaFunction = () =>
   pageMeta("新規登録", "GamerMatchに無料で登録して、一緒にゲームを遊ぶ仲間を見つけましょう。");

@@ -14,7 +14,7 @@ import { BOOKING_HORIZON_MS, BOOKING_NOTE_MAX, REVIEWS_PAGE_SIZE } from "~/lib/c
 import { formatNumber } from "~/lib/format";
 import { pageMeta } from "~/lib/meta";
 import { parseParams } from "~/lib/params";
-import { uuidParam } from "~/lib/schemas";
+import { uuidParam } from "~/lib/validation/fields";
 import { getBalance } from "~/models/coins.server";
 import { getListing } from "~/models/listings.server";
 import { listReviews } from "~/models/reviews.server";

@@ -7,7 +7,7 @@ import { ListingCard } from "~/components/listing-card";
 import { GAME_SLUG_MAX, LISTINGS_PAGE_SIZE, PAGE_NUMBER_MAX } from "~/lib/constants";
 import { pageMeta } from "~/lib/meta";
 import { parseQuery } from "~/lib/params";
-import { singleLineText, uuidParam } from "~/lib/schemas";
+import { singleLineText, uuidParam } from "~/lib/validation/fields";
 import { listGames } from "~/models/game.server";
 import { listListings } from "~/models/listings.server";
 

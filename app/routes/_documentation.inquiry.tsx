@@ -9,7 +9,7 @@ import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
 import { formRules } from "~/lib/form-rules.server";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
-import { inquirySchema } from "~/lib/schemas";
+import { inquirySchema } from "~/lib/validation/inquiry";
 import { createInquiry } from "~/models/inquiry.server";
 
 export const meta: MetaFunction = () =>

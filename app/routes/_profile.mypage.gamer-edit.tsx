@@ -12,7 +12,7 @@ import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
 import { formRules } from "~/lib/form-rules.server";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
-import { profileSchema } from "~/lib/schemas";
+import { profileSchema } from "~/lib/validation/profile";
 import { listGames } from "~/models/game.server";
 import { getProfile, saveProfile, UnknownGameError } from "~/models/user.server";
 

@@ -5,7 +5,7 @@ import { ListingCard } from "~/components/listing-card";
 import { ReviewList } from "~/components/review-list";
 import { PROFILE_LISTINGS_MAX, REVIEWS_PAGE_SIZE } from "~/lib/constants";
 import { parseParams } from "~/lib/params";
-import { uuidParam } from "~/lib/schemas";
+import { uuidParam } from "~/lib/validation/fields";
 import { listListings } from "~/models/listings.server";
 import { listReviews } from "~/models/reviews.server";
 

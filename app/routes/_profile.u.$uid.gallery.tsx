@@ -8,8 +8,9 @@ import { GALLERY_PAGE_SIZE } from "~/lib/constants";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { parseParams, parseQuery } from "~/lib/params";
-import { postCursorSchema, uuidParam } from "~/lib/schemas";
 import { formatDateTime, isoString } from "~/lib/time";
+import { uuidParam } from "~/lib/validation/fields";
+import { postCursorSchema } from "~/lib/validation/post";
 import { getPost, listPosts } from "~/models/posts.server";
 
 const paramsSchema = z.object({ uid: uuidParam });

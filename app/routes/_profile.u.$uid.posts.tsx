@@ -6,7 +6,8 @@ import { PostList } from "~/components/post-list";
 import { POSTS_PAGE_SIZE } from "~/lib/constants";
 import { pageMeta } from "~/lib/meta";
 import { parseParams, parseQuery } from "~/lib/params";
-import { postPageQuerySchema, uuidParam } from "~/lib/schemas";
+import { uuidParam } from "~/lib/validation/fields";
+import { postPageQuerySchema } from "~/lib/validation/post";
 import { listPosts } from "~/models/posts.server";
 
 const paramsSchema = z.object({ uid: uuidParam });

@@ -6,13 +6,13 @@ import { ErrorList, TextField } from "~/components/forms";
 import { authFormError, requireUser } from "~/http/auth.server";
 import { readFormData } from "~/http/forms.server";
 import { redirectWithToast } from "~/http/toast.server";
-import { leaveAccountSchema } from "~/lib/account-schemas";
 import { getFormProps, useConstraintForm, type FieldMeta } from "~/lib/constraint-form";
 import type { FormRules } from "~/lib/form-rules";
 import { formRules } from "~/lib/form-rules.server";
 import { formatNumber } from "~/lib/format";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
+import { leaveAccountSchema } from "~/lib/validation/account";
 import { AccountError, leaveAccount, leavingSummary, openMatterReasons } from "~/models/account.server";
 
 export const meta: MetaFunction = () => pageMeta("退会");

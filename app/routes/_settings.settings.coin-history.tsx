@@ -8,8 +8,8 @@ import { COIN_HISTORY_PAGE_SIZE } from "~/lib/constants";
 import { formatNumber } from "~/lib/format";
 import { pageMeta } from "~/lib/meta";
 import { parseQuery } from "~/lib/params";
-import { pageQuerySchema } from "~/lib/schemas";
 import { formatDateTime, isoString } from "~/lib/time";
+import { pageQuerySchema } from "~/lib/validation/fields";
 import { getBalance, listTransactions } from "~/models/coins.server";
 
 export const meta: MetaFunction = () => pageMeta("コイン履歴");

@@ -5,11 +5,11 @@ import { ErrorList, TextField } from "~/components/forms";
 import { authFormError, requireProfile } from "~/http/auth.server";
 import { readFormData } from "~/http/forms.server";
 import { redirectWithToast } from "~/http/toast.server";
-import { changeEmailSchema } from "~/lib/account-schemas";
 import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
 import { formRules } from "~/lib/form-rules.server";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
+import { changeEmailSchema } from "~/lib/validation/account";
 
 export const meta: MetaFunction = () => pageMeta("メールアドレスの変更");
 

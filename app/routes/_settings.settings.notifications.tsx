@@ -10,13 +10,13 @@ import { MAIL_KINDS } from "~/lib/constants/mail";
 import { PUSH_KINDS } from "~/lib/constants/push";
 import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
 import { formRules } from "~/lib/form-rules.server";
-import { mailPreferencesSchema } from "~/lib/mail-schemas";
 import { messages } from "~/lib/messages";
 import * as mailText from "~/lib/messages/mail";
 import * as pushText from "~/lib/messages/push";
 import { pageMeta } from "~/lib/meta";
-import { pushPreferencesSchema, removePushDeviceSchema } from "~/lib/push-schemas";
 import { formatDateTime } from "~/lib/time";
+import { mailPreferencesSchema } from "~/lib/validation/mail";
+import { pushPreferencesSchema, removePushDeviceSchema } from "~/lib/validation/push";
 import { getMailPreferences, mailAddressOf, saveMailPreferences } from "~/models/mail-preferences.server";
 import { getPushPreferences, listPushDevices, PushError, removePushDevice, savePushPreferences } from "~/models/push.server";
 

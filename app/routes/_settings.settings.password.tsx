@@ -6,11 +6,11 @@ import { NewPasswordFields } from "~/components/new-password-fields";
 import { authFormError, requireProfile } from "~/http/auth.server";
 import { readFormData } from "~/http/forms.server";
 import { redirectWithToast } from "~/http/toast.server";
-import { changePasswordSchema } from "~/lib/account-schemas";
 import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
 import { formRules } from "~/lib/form-rules.server";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
+import { changePasswordSchema } from "~/lib/validation/account";
 
 export const meta: MetaFunction = () => pageMeta("パスワードの変更");
 

@@ -14,7 +14,8 @@ import { formRules } from "~/lib/form-rules.server";
 import { formatNumber } from "~/lib/format";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
-import { listingSchema, listingStatusFormSchema, uuidParam } from "~/lib/schemas";
+import { uuidParam } from "~/lib/validation/fields";
+import { listingSchema, listingStatusFormSchema } from "~/lib/validation/listing";
 import { listGames } from "~/models/game.server";
 import { BookingError, getListing, listListings, updateListing, createListing } from "~/models/listings.server";
 

@@ -12,7 +12,7 @@ import { formRules } from "~/lib/form-rules.server";
 import { formatNumber } from "~/lib/format";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
-import { subscriptionPlanSchema } from "~/lib/schemas";
+import { subscriptionPlanSchema } from "~/lib/validation/subscription";
 import { countSubscribers, getPlan, savePlan, withdrawPlan } from "~/models/subscriptions.server";
 
 export const meta: MetaFunction = () => pageMeta("サブスクプラン");

@@ -15,10 +15,10 @@ import { formRules } from "~/lib/form-rules.server";
 import { formatNumber } from "~/lib/format";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
-import { payoutFormSchema, payoutSchema, type PayoutInput } from "~/lib/payout-schemas";
 import { accountLine, accountTypeLabel, maskAccountNumber, payoutYen } from "~/lib/payouts";
-import { idempotencyKeySchema } from "~/lib/schemas";
 import { formatDateTime } from "~/lib/time";
+import { idempotencyKeySchema } from "~/lib/validation/fields";
+import { payoutFormSchema, payoutSchema, type PayoutInput } from "~/lib/validation/payout";
 import { CoinError, getBalance } from "~/models/coins.server";
 import { listPayouts, PayoutError, requestPayout } from "~/models/payouts.server";
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiOk, chatErrorResponse, chatRefusalResponse, parseOrThrow, readJson, requireApiUser } from "~/http/api.server";
-import { listMessagesQuerySchema, sendMessageSchema } from "~/lib/schemas";
+import { listMessagesQuerySchema, sendMessageSchema } from "~/lib/validation/chat";
 import { listMessages } from "~/models/chat.server";
 
 /** GET /api/chat/messages?roomId&before → data.messages (30, chronological), data.hasMore. */

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiOk, chatErrorResponse, parseOrThrow, requireApiUser } from "~/http/api.server";
-import { uuidParam } from "~/lib/schemas";
+import { uuidParam } from "~/lib/validation/fields";
 import { ChatError, markRead } from "~/models/chat.server";
 
 /** POST /api/chat/rooms/{roomId}/mark-read: everything in the room is read. */

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiOk, chatErrorResponse, parseOrThrow, readJson, requireApiUser } from "~/http/api.server";
-import { createRoomSchema, listRoomsQuerySchema } from "~/lib/schemas";
-import { createRoom, listRooms } from "~/models/chat.server";
+import { createRoomSchema, listRoomsQuerySchema } from "~/lib/validation/chat";
+import { createRoom, listRooms } from "~/models/chat-rooms.server";
 
 /** GET /api/chat/rooms?limit=20&offset=n → data.chatRooms, newest activity first. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

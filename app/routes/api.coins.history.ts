@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiOk, parseOrThrow, requireApiUser } from "~/http/api.server";
-import { coinHistoryQuerySchema } from "~/lib/schemas";
+import { coinHistoryQuerySchema } from "~/lib/validation/coins";
 import { listTransactions } from "~/models/coins.server";
 
 /** GET /api/coins/history?limit&offset → data.transactions (newest first), data.hasMore. */

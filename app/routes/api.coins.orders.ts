@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiError, apiOk, coinErrorResponse, parseOrThrow, readJson, requireApiUser, requireIdempotencyKey } from "~/http/api.server";
 import { coinUrls } from "~/http/coins.server";
 import { messages } from "~/lib/messages";
-import { coinOrderSchema } from "~/lib/schemas";
+import { coinOrderSchema } from "~/lib/validation/coins";
 import { placeOrder } from "~/models/coin-orders.server";
 
 /**

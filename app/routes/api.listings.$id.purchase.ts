@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiError, apiOk, bookingErrorResponse, parseOrThrow, readJson, requireApiUser, requireIdempotencyKey } from "~/http/api.server";
-import { purchaseSchema } from "~/lib/booking-schemas";
 import { messages } from "~/lib/messages";
-import { uuidParam } from "~/lib/schemas";
+import { purchaseSchema } from "~/lib/validation/booking";
+import { uuidParam } from "~/lib/validation/fields";
 import { purchaseListing } from "~/models/bookings.server";
 
 /**

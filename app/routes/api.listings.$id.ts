@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiError, apiOk, bookingErrorResponse, parseOrThrow, readJson, requireApiUser } from "~/http/api.server";
 import { messages } from "~/lib/messages";
-import { listingPatchSchema, uuidParam } from "~/lib/schemas";
+import { uuidParam } from "~/lib/validation/fields";
+import { listingPatchSchema } from "~/lib/validation/listing";
 import { getListing, updateListing } from "~/models/listings.server";
 
 const notFound = () => apiError(404, "listing_not_found", messages.tickets.listingNotFound);

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiError, apiOk, bookingErrorResponse, parseOrThrow, readJson, requireApiUser } from "~/http/api.server";
 import { messages } from "~/lib/messages";
-import { listingSchema, listListingsQuerySchema } from "~/lib/schemas";
+import { listingSchema, listListingsQuerySchema } from "~/lib/validation/listing";
 import { createListing, listListings } from "~/models/listings.server";
 
 /** GET /api/listings?game&sellerId&limit&offset → data.listings (active ones, newest first), data.hasMore. Public. */

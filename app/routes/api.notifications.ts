@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiError, apiOk, parseOrThrow, requireApiUser } from "~/http/api.server";
 import { messages } from "~/lib/messages";
-import { listNotificationsQuerySchema } from "~/lib/schemas";
+import { listNotificationsQuerySchema } from "~/lib/validation/notification";
 import { countUnreadNotifications, listNotifications, markAllNotificationsRead } from "~/models/notification.server";
 
 /**

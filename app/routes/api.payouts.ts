@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiError, apiOk, parseOrThrow, payoutErrorResponse, readJson, requireApiUser, requireIdempotencyKey } from "~/http/api.server";
 import { messages } from "~/lib/messages";
-import { payoutSchema } from "~/lib/payout-schemas";
+import { payoutSchema } from "~/lib/validation/payout";
 import { listPayouts, requestPayout } from "~/models/payouts.server";
 
 /** GET /api/payouts → success, data.payouts: the caller's requests, newest first, account numbers masked. */

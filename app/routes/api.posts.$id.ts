@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiError, apiOk, postErrorResponse, requireApiUser } from "~/http/api.server";
 import { messages } from "~/lib/messages";
-import { uuidParam } from "~/lib/schemas";
+import { uuidParam } from "~/lib/validation/fields";
 import { deletePost, getPost } from "~/models/posts.server";
 
 const notFound = () => apiError(404, "post_not_found", messages.posts.notFound);

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiError, apiOk, parseOrThrow, postErrorResponse, readJson, requireApiUser } from "~/http/api.server";
 import { messages } from "~/lib/messages";
-import { postSchema } from "~/lib/schemas";
+import { postSchema } from "~/lib/validation/post";
 import { createPost } from "~/models/posts.server";
 
 /**

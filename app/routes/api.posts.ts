@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiError, apiOk } from "~/http/api.server";
 import { messages } from "~/lib/messages";
-import { listPostsQuerySchema } from "~/lib/schemas";
+import { listPostsQuerySchema } from "~/lib/validation/post";
 import { listPosts } from "~/models/posts.server";
 
 /**

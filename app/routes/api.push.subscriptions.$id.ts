@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiError, apiOk, pushErrorResponse, requireApiUser } from "~/http/api.server";
 import { messages } from "~/lib/messages";
-import { removePushDeviceSchema } from "~/lib/push-schemas";
+import { removePushDeviceSchema } from "~/lib/validation/push";
 import { PushError, removePushDevice } from "~/models/push.server";
 
 /** DELETE /api/push/subscriptions/:id → 200: the caller's device no longer gets pushes; anyone else's (or none) is 404. */

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiError, apiOk, parseOrThrow, pushErrorResponse, readJson, requireApiUser } from "~/http/api.server";
 import { messages } from "~/lib/messages";
-import { pushEndpointSchema, pushSubscriptionSchema } from "~/lib/push-schemas";
+import { pushEndpointSchema, pushSubscriptionSchema } from "~/lib/validation/push";
 import { listPushDevices, removePushEndpoint, savePushSubscription } from "~/models/push.server";
 
 /** GET /api/push/subscriptions → data.devices (the caller's, newest first) and data.publicKey (the VAPID key to subscribe with). */

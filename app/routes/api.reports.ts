@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiError, apiOk, parseOrThrow, readJson, reportErrorResponse, requireApiUser } from "~/http/api.server";
 import { messages } from "~/lib/messages";
-import { reportSchema } from "~/lib/report-schemas";
+import { reportSchema } from "~/lib/validation/report";
 import { createReport, listReports } from "~/models/reports.server";
 
 /** GET /api/reports → success, data.reports: the caller's own reports, newest first (nobody else's, ever). */

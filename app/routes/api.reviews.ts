@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiError, apiOk, parseOrThrow, readJson, requireApiUser, reviewErrorResponse } from "~/http/api.server";
 import { messages } from "~/lib/messages";
-import { reviewSchema } from "~/lib/schemas";
+import { reviewSchema } from "~/lib/validation/review";
 import { submitReview } from "~/models/reviews.server";
 
 /**

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiError, apiOk, parseOrThrow, readJson, requireApiUser, subscriptionErrorResponse } from "~/http/api.server";
 import { messages } from "~/lib/messages";
-import { subscriptionPlanSchema } from "~/lib/schemas";
+import { subscriptionPlanSchema } from "~/lib/validation/subscription";
 import { getPlan, savePlan, withdrawPlan } from "~/models/subscriptions.server";
 
 /** GET /api/store/subscription-plan: the caller's plan (`data.plan`, null without one). */

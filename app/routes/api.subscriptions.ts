@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiError, apiOk, parseOrThrow, readJson, requireApiUser, requireIdempotencyKey, subscriptionErrorResponse } from "~/http/api.server";
 import { messages } from "~/lib/messages";
-import { subscribeSchema } from "~/lib/schemas";
+import { subscribeSchema } from "~/lib/validation/subscription";
 import { subscribe } from "~/models/subscriptions.server";
 
 /**

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { apiError, apiOk, bookingErrorResponse, parseOrThrow, readJson, requireApiUser, requireIdempotencyKey } from "~/http/api.server";
 import { BOOKING_ACTIONS } from "~/lib/booking-rules";
 import { messages } from "~/lib/messages";
-import { extendSchema, uuidParam } from "~/lib/schemas";
+import { uuidParam } from "~/lib/validation/fields";
+import { extendSchema } from "~/lib/validation/listing";
 import { actOnBooking } from "~/models/bookings.server";
 
 const paramsSchema = z.object({ id: uuidParam, action: z.enum(BOOKING_ACTIONS) });

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiOk, parseOrThrow, requireApiUser } from "~/http/api.server";
-import { userCommunitiesQuerySchema } from "~/lib/schemas";
+import { userCommunitiesQuerySchema } from "~/lib/validation/community";
 import { listUserCommunities } from "~/models/communities.server";
 
 /**

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiError, apiOk, readJson, requireApiUser } from "~/http/api.server";
 import { messages } from "~/lib/messages";
-import { profileSchema } from "~/lib/schemas";
+import { profileSchema } from "~/lib/validation/profile";
 import { saveProfile, UnknownGameError } from "~/models/user.server";
 
 /** POST /api/user/profile: creates or updates the caller's profile (PRODUCT §8). */

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiOk, parseOrThrow, requireApiUser } from "~/http/api.server";
-import { subscriptionsQuerySchema } from "~/lib/schemas";
+import { subscriptionsQuerySchema } from "~/lib/validation/subscription";
 import { listSubscriptions } from "~/models/subscriptions.server";
 
 /**

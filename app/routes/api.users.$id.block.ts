@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiError, apiOk, chatErrorResponse, requireApiUser } from "~/http/api.server";
 import { messages } from "~/lib/messages";
-import { uuidParam } from "~/lib/schemas";
-import { blockUser, ChatError, unblockUser } from "~/models/chat.server";
+import { uuidParam } from "~/lib/validation/fields";
+import { blockUser, unblockUser } from "~/models/blocks.server";
+import { ChatError } from "~/models/chat.server";
 
 /** POST blocks the user, DELETE unblocks (PRODUCT §8). */
 export async function action({ request, params, context }: ActionFunctionArgs) {

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiError, apiOk } from "~/http/api.server";
 import { WEBHOOK_BODY_MAX_BYTES } from "~/lib/constants";
 import { messages } from "~/lib/messages";
-import { paymentEventSchema } from "~/lib/schemas";
+import { paymentEventSchema } from "~/lib/validation/coins";
 import { handlePaymentEvent } from "~/models/coin-orders.server";
 
 /**

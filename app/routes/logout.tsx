@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { pushEndpointSchema } from "~/lib/push-schemas";
-import { signOutScopeSchema } from "~/lib/schemas";
+import { signOutScopeSchema } from "~/lib/validation/auth";
+import { pushEndpointSchema } from "~/lib/validation/push";
 import { removeAllPushDevices, removePushEndpoint } from "~/models/push.server";
 
 /**

@@ -5,7 +5,7 @@ import { readFormData } from "~/http/forms.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { messages } from "~/lib/messages";
 import { parseParams } from "~/lib/params";
-import { uuidParam } from "~/lib/schemas";
+import { uuidParam } from "~/lib/validation/fields";
 import { deletePost, PostError } from "~/models/posts.server";
 
 const paramsSchema = z.object({ id: uuidParam });

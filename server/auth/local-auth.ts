@@ -24,8 +24,8 @@ import type { Database, OneTimeTokenType } from "../../app/infra/db/schema";
 import { DiscordError, type DiscordClient, type DiscordGuild, type DiscordUser } from "../../app/infra/discord";
 import { log } from "../../app/infra/logger.server";
 import { messages } from "../../app/lib/messages";
-import { isStorableJson, isStorableText } from "../../app/lib/schemas";
 import { formatDateTime } from "../../app/lib/time";
+import { isStorableJson, isStorableText } from "../../app/lib/validation/fields";
 import { enqueueMail } from "../../app/models/mail-outbox.server";
 import { countRateLimitEvents, recordRateLimitEvent } from "../../app/models/rate-limit.server";
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BookingAction } from "~/lib/booking-rules";
 import type { RealtimeEventName } from "~/lib/realtime-events";
 import { actOnBooking, bookingSweepJobs, getTicket, listTickets, listUpcoming, purchaseListing, type Ticket } from "~/models/bookings.server";
-import { blockUser } from "~/models/chat.server";
+import { blockUser } from "~/models/blocks.server";
 import { CoinError, creditPurchase, getBalance, ledgerProblems } from "~/models/coins.server";
 import { createListing, updateListing, type Listing } from "~/models/listings.server";
 import { createTestDatabase, testEngine, type TestDatabase } from "../support/database";

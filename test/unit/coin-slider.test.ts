@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { coinSliderSteps, coinTier, nearestStep } from "~/lib/coin-slider";
-import { coinStep, listingSchema } from "~/lib/schemas";
-import { desiredStartTimeSchema, purchaseSchema } from "~/lib/booking-schemas";
+import { desiredStartTimeSchema, purchaseSchema } from "~/lib/validation/booking";
+import { coinStep } from "~/lib/validation/fields";
+import { listingSchema } from "~/lib/validation/listing";
 
 describe("the coin slider (SPEC §5)", () => {
   it("has the steps from 100 to 50,000 by default, and from 0 for a tip", () => {

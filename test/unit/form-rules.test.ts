@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { formRules } from "~/lib/form-rules.server";
-import { payoutSchema } from "~/lib/payout-schemas";
-import { inquirySchema, signupSchema } from "~/lib/schemas";
+import { signupSchema } from "~/lib/validation/auth";
+import { inquirySchema } from "~/lib/validation/inquiry";
+import { payoutSchema } from "~/lib/validation/payout";
 
 // The browser validates forms with these rules instead of the zod schema (issue 23): the words must be the schema's own.
 describe("formRules: a schema's rules as the browser checks them", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { REPORT_DIALOG_RULES } from "~/components/report-dialog-body";
 import { formRules } from "~/lib/form-rules.server";
-import { reportFormSchema } from "~/lib/report-schemas";
+import { reportFormSchema } from "~/lib/validation/report";
 
 // The report dialog carries its few rules instead of loading the /report page's data first: they must be the schema's.
 describe("the report dialog's rules", () => {

@@ -2,23 +2,13 @@ import { getZodConstraint } from "@conform-to/zod";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import {
-  coinHistoryQuerySchema,
-  createRoomSchema,
-  inquirySchema,
-  isStorableJson,
-  isStorableText,
-  listMessagesQuerySchema,
-  listNotificationsQuerySchema,
-  listRoomsQuerySchema,
-  loginSchema,
-  multiLineText,
-  pageQuerySchema,
-  profileSchema,
-  sendMessageSchema,
-  signupSchema,
-  singleLineText,
-} from "~/lib/schemas";
+import { loginSchema, signupSchema } from "~/lib/validation/auth";
+import { createRoomSchema, listMessagesQuerySchema, listRoomsQuerySchema, sendMessageSchema } from "~/lib/validation/chat";
+import { coinHistoryQuerySchema } from "~/lib/validation/coins";
+import { isStorableJson, isStorableText, multiLineText, pageQuerySchema, singleLineText } from "~/lib/validation/fields";
+import { inquirySchema } from "~/lib/validation/inquiry";
+import { listNotificationsQuerySchema } from "~/lib/validation/notification";
+import { profileSchema } from "~/lib/validation/profile";
 
 const valid = { name: " 山田 ", email: "a@example.jp", category: "trouble", body: " 不具合です " };
 const errorsOf = (input: Record<string, unknown>) => {

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { REPORT_NOTE_MAX, REPORT_REASONS, REPORT_TARGET_TYPES } from "./constants/moderation";
-import { messages } from "./messages";
-import { multiLineText, redirectToField } from "./schemas";
+import { REPORT_NOTE_MAX, REPORT_REASONS, REPORT_TARGET_TYPES } from "../constants/moderation";
+import { messages } from "../messages";
+import { multiLineText, redirectToField } from "./fields";
 
 /**
  * A report (通報, PRODUCT §10): POST /api/reports, the /report page's form and the report dialog share it. The target's

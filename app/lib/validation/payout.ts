@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { BANK_ACCOUNT_HOLDER_MAX, BANK_ACCOUNT_NUMBER_DIGITS, BANK_ACCOUNT_TYPES, BANK_BRANCH_MAX, BANK_NAME_MAX, PAYOUT_MAX_COINS, PAYOUT_MIN_COINS } from "./constants";
-import { messages } from "./messages";
-import { idempotencyKeySchema, singleLineText, wholeNumber } from "./schemas";
+import { BANK_ACCOUNT_HOLDER_MAX, BANK_ACCOUNT_NUMBER_DIGITS, BANK_ACCOUNT_TYPES, BANK_BRANCH_MAX, BANK_NAME_MAX, PAYOUT_MAX_COINS, PAYOUT_MIN_COINS } from "../constants";
+import { messages } from "../messages";
+import { idempotencyKeySchema, singleLineText, wholeNumber } from "./fields";
 
 /**
  * A payout request (PRODUCT §4, §5): POST /api/payouts and the form at /settings/store/transfer share it.

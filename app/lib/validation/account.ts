@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { PASSWORD_INPUT_MAX, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./constants";
-import { messages } from "./messages";
-import { emailText } from "./schemas";
+import { PASSWORD_INPUT_MAX, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../constants";
+import { messages } from "../messages";
+import { emailText } from "./fields";
 
 /** The forms of an account's life beyond sign-in (PRODUCT §3): recovery, a new password, a new address. */
 

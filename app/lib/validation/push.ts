@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { PUSH_KINDS } from "./constants/push";
-import { messages } from "./messages";
+import { PUSH_KINDS } from "../constants/push";
+import { messages } from "../messages";
 
 const invalid = { message: messages.push.invalidSubscription };
 /** Unpadded (or padded) URL-safe base64, as `PushSubscription.toJSON()` gives its keys. */

@@ -1,12 +1,13 @@
 import { z } from "zod";
-import { BOOKING_NOTE_MAX } from "./constants";
-import { messages } from "./messages";
-import { idempotencyKeySchema, multiLineText, unitsField } from "./schemas";
-import { parseTime } from "./time.server";
+import { BOOKING_NOTE_MAX } from "../constants";
+import { messages } from "../messages";
+import { parseTime } from "../time.server";
+import { idempotencyKeySchema, multiLineText } from "./fields";
+import { unitsField } from "./listing";
 
 /**
- * The booking's schemas. Apart from ~/lib/schemas because reading a start time needs luxon (~/lib/time.server), which
- * only the server loads.
+ * The booking's schemas. Reading a start time needs luxon (~/lib/time.server), which only the server loads: only
+ * server code imports this module.
  */
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { MAIL_KINDS } from "./constants/mail";
-import { messages } from "./messages";
+import { MAIL_KINDS } from "../constants/mail";
+import { messages } from "../messages";
 
 /**
  * `/settings/notifications`: the kinds of mail left checked (one checkbox `kinds` per kind). A form sends a
