@@ -8,21 +8,12 @@ import { NOBODY, onlineFor } from "./presence.server";
 import { toRating, type Rating } from "./reviews.server";
 
 /**
- * Listings (PRODUCT §4): the game-session tickets a seller offers. Anyone may read active and paused ones; an
+ * Listings (PRODUCT §4): the game sessions a seller offers (the screens call them チケット), each booked many times. Anyone may read active and paused ones; an
  * archived listing, or one the operators hid (PRODUCT §10), is the seller's alone. Only the seller changes a listing.
  */
 
-/** A listing or booking rule was broken; routes answer its status with its Japanese message (bookingErrorMessage). */
-export class BookingError extends DomainError<400 | 403 | 404 | 409 | 422, string> {
-  constructor(
-    status: 400 | 403 | 404 | 409 | 422,
-    code: string,
-    /** A sentence for the person, when the rule has more to say than its code (which state, from when). */
-    readonly reason?: string,
-  ) {
-    super(status, code);
-  }
-}
+/** A listing rule was broken; routes answer its status with its Japanese message (listingErrorMessage). */
+export class ListingError extends DomainError<400 | 404 | 409 | 422, "unknown_game" | "profile_not_found" | "too_many_listings" | "listing_archived" | "listing_not_found"> {}
 
 export interface Listing {
   id: string;
@@ -96,7 +87,7 @@ function toListing(row: ListingRow): Listing {
 
 async function gameIdOf(db: Database, slug: string) {
   const game = await db.selectFrom("games").select("id").where("slug", "=", slug).executeTakeFirst();
-  if (!game) throw new BookingError(400, "unknown_game");
+  if (!game) throw new ListingError(400, "unknown_game");
   return game.id;
 }
 
@@ -114,14 +105,14 @@ export async function createListing({ db, sellerId, input }: { db: Database; sel
   const id = await db.transaction().execute(async (trx) => {
     // The seller's row serialises two registrations at once, so the cap holds.
     const seller = await trx.selectFrom("users").select("id").where("id", "=", sellerId).forUpdate().executeTakeFirst();
-    if (!seller) throw new BookingError(404, "profile_not_found");
+    if (!seller) throw new ListingError(404, "profile_not_found");
     const { n } = await trx
       .selectFrom("listings")
       .select((eb) => eb.fn.countAll<string>().as("n"))
       .where("seller_id", "=", sellerId)
       .where("status", "<>", "archived")
       .executeTakeFirstOrThrow();
-    if (Number(n) >= LISTINGS_PER_SELLER_MAX) throw new BookingError(422, "too_many_listings");
+    if (Number(n) >= LISTINGS_PER_SELLER_MAX) throw new ListingError(422, "too_many_listings");
     const row = await trx
       .insertInto("listings")
       .values({ seller_id: sellerId, game_id: gameId, ...columnsOf(input) } as never)
@@ -163,7 +154,7 @@ export async function updateListing({
     .executeTakeFirst();
   if (!updated) {
     const archived = await db.selectFrom("listings").select("id").where("id", "=", listingId).where("seller_id", "=", sellerId).executeTakeFirst();
-    throw archived ? new BookingError(409, "listing_archived") : new BookingError(404, "listing_not_found");
+    throw archived ? new ListingError(409, "listing_archived") : new ListingError(404, "listing_not_found");
   }
   return (await getListing({ db, listingId, viewerId: sellerId }))!;
 }

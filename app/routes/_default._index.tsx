@@ -10,7 +10,7 @@ import { EXPLORE_DEFAULTS } from "~/lib/explore";
 import { formatNumber } from "~/lib/format";
 import { pageMeta } from "~/lib/meta";
 import { formatDateTime, formatRelative, isoString } from "~/lib/time";
-import { listUpcoming } from "~/models/bookings.server";
+import { listUpcoming } from "~/models/bookings/queries.server";
 import { countUnread } from "~/models/chat.server";
 import { listEvents } from "~/models/events.server";
 import { listPopularGames } from "~/models/game.server";

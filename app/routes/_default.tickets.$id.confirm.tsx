@@ -16,9 +16,10 @@ import { pageMeta } from "~/lib/meta";
 import { parseParams } from "~/lib/params";
 import { idempotencyKeySchema, uuidParam } from "~/lib/schemas";
 import { formatDateTime } from "~/lib/time";
-import { purchaseListing, purchaseProblem } from "~/models/bookings.server";
+import { BookingError } from "~/models/bookings/error.server";
+import { purchaseListing, purchaseProblem } from "~/models/bookings/purchase.server";
 import { CoinError, getBalance } from "~/models/coins.server";
-import { BookingError, getListing } from "~/models/listings.server";
+import { getListing } from "~/models/listings.server";
 
 export const meta: MetaFunction = () => pageMeta("購入内容の確認");
 
