@@ -14,7 +14,7 @@ import { listUpcoming } from "~/models/bookings/queries.server";
 import { countUnread } from "~/models/chat.server";
 import { listEvents } from "~/models/events.server";
 import { listPopularGames } from "~/models/game.server";
-import { searchListings } from "~/models/listings.server";
+import { searchListings } from "~/models/listing-search.server";
 import { countUnreadNotifications } from "~/models/notification.server";
 import { listPosts } from "~/models/posts.server";
 
