@@ -31,7 +31,7 @@ export function BookingCard({ booking, extensionKey, error, redirectTo }: { book
   const titleId = `booking-${booking.id}-title`;
 
   return (
-    <article aria-labelledby={titleId} className="space-y-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200" data-booking-id={booking.id}>
+    <article aria-labelledby={titleId} className="space-y-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
       <div className="flex flex-wrap items-start justify-between gap-2">
         <h3 id={titleId} className="font-bold">
           <Link to={`/tickets/${booking.listingId}`} className="text-brand-700 underline-offset-2 hover:underline">

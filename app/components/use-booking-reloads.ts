@@ -5,14 +5,14 @@ import { useRealtimeEvent } from "./realtime-provider";
 
 /**
  * For the bookings screens: a ticket_purchased / ticket_cancelled chat message reloads the bookings,
- * and a cancellation in which this user is the buyer also refreshes the coin balance (SPEC §4).
+ * and a cancellation in which this user is the buyer also refreshes the coin balance.
  */
-export function useBookingReloads({ reloadBookings, refreshBalance }: { reloadBookings?: () => void; refreshBalance?: () => void }) {
+export function useBookingReloads({ reload, refreshBalance }: { reload?: () => void; refreshBalance?: () => void }) {
   const { claims } = useAuth();
   useRealtimeEvent<ChatMessageEvent>(RealtimeEvent.chatMessage, (message) => {
     const reloads = claims ? bookingReloads(message, claims.sub) : null;
     if (!reloads) return;
-    reloadBookings?.();
+    reload?.();
     if (reloads.balance) refreshBalance?.();
   });
 }

@@ -30,7 +30,7 @@ export function shouldShowChatPopup({ pathname, message, userId }: { pathname: s
 export const BOOKING_MESSAGE_TYPES = ["ticket_purchased", "ticket_cancelled"] as const;
 
 /**
- * What a booking's chat notice asks of the client (SPEC §4): reload the bookings; a cancellation in which
+ * What a booking's chat notice asks of the client: reload the bookings; a cancellation in which
  * this user is the buyer also refreshes the coin balance.
  */
 export function bookingReloads(message: ChatMessageEvent, userId: string) {

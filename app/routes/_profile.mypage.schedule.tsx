@@ -29,7 +29,7 @@ export default function SchedulePage() {
   const { days } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   const reload = () => revalidator.state === "idle" && revalidator.revalidate();
-  useBookingReloads({ reloadBookings: reload });
+  useBookingReloads({ reload });
   useRealtimeEvent(RealtimeEvent.gameStarted, reload);
   useRealtimeEvent(RealtimeEvent.gameExtended, reload);
 

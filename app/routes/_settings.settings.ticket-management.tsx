@@ -81,7 +81,7 @@ export default function BookingManagementPage() {
   const revalidator = useRevalidator();
   const reload = () => revalidator.state === "idle" && revalidator.revalidate();
   // The header's balance refreshes itself on a refund (CoinBalanceButton); this page reloads its bookings.
-  useBookingReloads({ reloadBookings: reload });
+  useBookingReloads({ reload });
   useRealtimeEvent(RealtimeEvent.gameStarted, reload);
   useRealtimeEvent(RealtimeEvent.gameExtended, reload);
   // A review sent from the dialog (SPEC §4's `submitted`): the card says 「レビュー済み」.

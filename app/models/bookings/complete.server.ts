@@ -10,7 +10,7 @@ const text = messages.bookings;
 export async function completeStep({ trx, row, actor, feePercent, buyerName, sellerName, title, now, effects, notify, update }: Step): StepResult {
   const updated = await update({ status: "completed", completed_at: now, completed_by: actor });
   const paid = await releaseEscrow(trx, { reference: escrowOf(row.id), feePercent });
-  // The review prompt (PRODUCT §6): both sides are asked, the one who completed it on the page they are on.
+  // The review prompt: both sides are asked, the one who completed it on the page they are on.
   const sellerBody = text.completedSellerBody(paid.credited, paid.fee, buyerName);
   const buyerBody = text.completedBuyerBody(sellerName);
   const link = reviewPath(row.id);

@@ -72,7 +72,7 @@ export async function purchaseListing({
     const present = await lockPresentUsers(trx, [buyerId, listing.seller_id]);
     if (!present.has(listing.seller_id)) throw new BookingError(404, "listing_not_found");
     if (!present.has(buyerId)) throw new BookingError(404, "profile_not_found");
-    // The listing again, held: hidden by the operators (PRODUCT §10) or paused since it was read above, it is refused;
+    // The listing again, held: hidden by the operators (ADR 030) or paused since it was read above, it is refused;
     // a hide or pause at the same moment waits for this booking, which then existed before it.
     const still = await trx.selectFrom("listings").select(["status", "hidden_at"]).where("id", "=", listing.id).forShare().executeTakeFirstOrThrow();
     if (still.hidden_at !== null || still.status === "archived") throw new BookingError(404, "listing_not_found");
@@ -147,7 +147,7 @@ export function purchaseProblem({
   input: Pick<PurchaseInput, "units" | "desiredStartTime">;
   now: Date;
 }): BookingError | null {
-  // Hidden by the operators: not found, as for everyone but its seller (PRODUCT §10).
+  // Hidden by the operators: not found, as for everyone but its seller.
   if (listing.status === "archived" || (listing.hidden && listing.sellerId !== buyerId)) return new BookingError(404, "listing_not_found");
   if (listing.sellerId === buyerId) return new BookingError(422, "self_purchase");
   if (listing.status === "paused") return new BookingError(409, "listing_paused");

@@ -11,7 +11,7 @@ import { announce, managementLink } from "./effects.server";
 import type { BookingRow, Trx } from "./view.server";
 
 /**
- * The booking deadlines (PRODUCT §6), as sweeper jobs: each claims its due bookings one at a time with
+ * The booking deadlines (ADR 015), as sweeper jobs: each claims its due bookings one at a time with
  * `FOR UPDATE SKIP LOCKED` and acts on each in its own transaction, so two processes sweeping at once never act
  * on one booking twice, and a booking someone is changing right now is left for the next run.
  */
@@ -69,7 +69,7 @@ export function bookingSweepJobs({ feePercent }: { feePercent: number }) {
 }
 
 /**
- * The start reminder (PRODUCT §3): both people of an accepted booking hear an hour before its start, in the bell and,
+ * The start reminder: both people of an accepted booking hear an hour before its start, in the bell and,
  * when away, by mail. Due bookings are claimed `FOR UPDATE SKIP LOCKED` a few at a time and marked
  * (`start_reminded_at`) in the transaction that records the reminders, so racing sweepers remind once. A booking
  * accepted when its start was already within the hour is not reminded: the acceptance told its start just now.

@@ -5,7 +5,7 @@ import { messages } from "~/lib/messages";
 import { ratingsOf, reviewedBookings, type Rating } from "../reviews.server";
 
 /**
- * Bookings (PRODUCT §4, §6): a buyer books units of a listing; the coins wait in escrow (`booking:{id}`) until the
+ * Bookings (ADR 015, ADR 056): a buyer books units of a listing; the coins wait in escrow (`booking:{id}`) until the
  * session completes (to the seller less the fee) or is cancelled (back to the buyer). This module is how a booking
  * looks to one of its two people; the steps of its life each have a module of their own in this folder.
  */
@@ -20,7 +20,7 @@ export interface BookingPerson {
   rating: Rating;
 }
 
-/** SPEC §3's Booking, as one of its two people sees it, with what the pages need besides. */
+/** A booking as one of its two people sees it, with what the pages need besides. */
 export interface Booking {
   id: string;
   listingId: string;
