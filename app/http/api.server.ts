@@ -1,14 +1,15 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
 import type { AuthUser } from "~/infra/auth/session";
-import { bookingErrorMessage, chatErrorMessage, coinErrorMessage, payoutErrorMessage, postErrorMessage, reportErrorMessage, reviewErrorMessage, subscriptionErrorMessage } from "~/lib/error-messages";
+import { bookingErrorMessage, chatErrorMessage, listingErrorMessage, coinErrorMessage, payoutErrorMessage, postErrorMessage, reportErrorMessage, reviewErrorMessage, subscriptionErrorMessage } from "~/lib/error-messages";
 import { messages } from "~/lib/messages";
 import { idempotencyKeySchema } from "~/lib/validation/fields";
 import type { ChatRefusal } from "~/models/chat-sender.server";
 import { ChatError } from "~/models/chat.server";
 import { CoinOrderError } from "~/models/coin-orders.server";
 import { CoinError } from "~/models/coins.server";
-import { BookingError } from "~/models/listings.server";
+import { BookingError } from "~/models/bookings/error.server";
+import { ListingError } from "~/models/listings.server";
 import { PayoutError } from "~/models/payouts.server";
 import { PostError } from "~/models/posts.server";
 import { PushError } from "~/models/push.server";
@@ -87,10 +88,16 @@ export function coinErrorResponse(error: unknown) {
   throw error;
 }
 
-/** A listing, booking or ledger rule broken in a model becomes its status and Japanese message; anything else is rethrown. */
+/** A booking or ledger rule broken in a model becomes its status and Japanese message; anything else is rethrown. */
 export function bookingErrorResponse(error: unknown) {
   if (error instanceof BookingError) return apiError(error.status, error.code, bookingErrorMessage(error.code, error.reason));
   return coinErrorResponse(error);
+}
+
+/** A listing rule broken in a model becomes its status and Japanese message; anything else is rethrown. */
+export function listingErrorResponse(error: unknown) {
+  if (error instanceof ListingError) return apiError(error.status, error.code, listingErrorMessage(error.code));
+  throw error;
 }
 
 /** The Idempotency-Key header a request that spends coins must carry (PRODUCT §5), or a thrown 400. */

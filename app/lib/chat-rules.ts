@@ -26,16 +26,17 @@ export function shouldShowChatPopup({ pathname, message, userId }: { pathname: s
   return room !== null && room !== message.chatRoomId;
 }
 
-export const TICKET_MESSAGE_TYPES = ["ticket_purchased", "ticket_cancelled"] as const;
+/** The chat notices of a booking made or cancelled (their messageTypes are the product's). */
+export const BOOKING_MESSAGE_TYPES = ["ticket_purchased", "ticket_cancelled"] as const;
 
 /**
- * What a ticket message asks of the client (SPEC §4): reload the tickets; a cancellation in which
+ * What a booking's chat notice asks of the client: reload the bookings; a cancellation in which
  * this user is the buyer also refreshes the coin balance.
  */
-export function ticketReloads(message: ChatMessageEvent, userId: string) {
-  if (!(TICKET_MESSAGE_TYPES as readonly string[]).includes(message.messageType)) return null;
+export function bookingReloads(message: ChatMessageEvent, userId: string) {
+  if (!(BOOKING_MESSAGE_TYPES as readonly string[]).includes(message.messageType)) return null;
   return {
-    tickets: true,
+    bookings: true,
     balance: message.messageType === "ticket_cancelled" && message.metadata?.buyerId === userId,
   };
 }

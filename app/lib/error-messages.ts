@@ -17,21 +17,30 @@ export function coinErrorMessage(code: string) {
   return byCode[code] ?? messages.validation.checkInput;
 }
 
-/** What a broken listing or booking rule (a BookingError code) says to the person. */
+/** What a broken listing rule (a ListingError code) says to the person. */
+export function listingErrorMessage(code: string) {
+  const byCode: Record<string, string> = {
+    listing_not_found: messages.tickets.listingNotFound,
+    listing_archived: messages.tickets.listingArchived,
+    unknown_game: messages.validation.unknownGame,
+    profile_not_found: messages.profile.notSetUp,
+    too_many_listings: messages.tickets.tooManyListings(LISTINGS_PER_SELLER_MAX),
+  };
+  return byCode[code] ?? messages.validation.checkInput;
+}
+
+/** What a broken booking rule (a BookingError code, or the ledger's CoinError under a booking) says to the person. */
 export function bookingErrorMessage(code: string, reason?: string) {
   if (reason) return reason;
   const byCode: Record<string, string> = {
     listing_not_found: messages.tickets.listingNotFound,
     booking_not_found: messages.tickets.bookingNotFound,
     listing_paused: messages.tickets.listingPaused,
-    listing_archived: messages.tickets.listingArchived,
     self_purchase: messages.tickets.selfPurchase,
     blocked: messages.tickets.blocked,
     start_in_past: messages.tickets.startTimeInPast,
     idempotency_conflict: messages.tickets.idempotencyConflict,
-    unknown_game: messages.validation.unknownGame,
     profile_not_found: messages.profile.notSetUp,
-    too_many_listings: messages.tickets.tooManyListings(LISTINGS_PER_SELLER_MAX),
   };
   return byCode[code] ?? coinErrorMessage(code);
 }

@@ -10,7 +10,7 @@ import {
   CHAT_DIGEST_STALE_ROOMS_SETTLED,
   MAIL_OFFLINE_AFTER_MS,
 } from "~/lib/constants";
-import { TICKET_MESSAGE_TYPES } from "~/lib/chat-rules";
+import { BOOKING_MESSAGE_TYPES } from "~/lib/chat-rules";
 import { messages } from "~/lib/messages";
 import { formatDateTime } from "~/lib/time";
 import { enqueueMail, type NewMail } from "./mail-outbox.server";
@@ -68,7 +68,7 @@ interface Looked extends Omit<DueDigest, "last_message_id"> {
 function lookAt(db: Database, now: Date) {
   const since = (ms: number) => new Date(now.getTime() - ms);
   const away = since(MAIL_OFFLINE_AFTER_MS);
-  const notices = sql.join(TICKET_MESSAGE_TYPES.map((type) => sql.lit(type)));
+  const notices = sql.join(BOOKING_MESSAGE_TYPES.map((type) => sql.lit(type)));
   // A message `m` that the reader `c.user_id` has not read, from someone else whom they did not block, not hidden by
   // the operators (PRODUCT §10: its sender's alone).
   const unreadFor = sql`m.room_id = c.room_id and m.id > c.last_read_message_id and m.sender_id <> c.user_id and m.hidden_at is null

@@ -10,11 +10,11 @@ import { EXPLORE_DEFAULTS } from "~/lib/explore";
 import { formatNumber } from "~/lib/format";
 import { pageMeta } from "~/lib/meta";
 import { formatDateTime, formatRelative, isoString } from "~/lib/time";
-import { listUpcoming } from "~/models/bookings.server";
+import { listUpcoming } from "~/models/bookings/queries.server";
 import { countUnread } from "~/models/chat.server";
 import { listEvents } from "~/models/events.server";
 import { listPopularGames } from "~/models/game.server";
-import { searchListings } from "~/models/listings.server";
+import { searchListings } from "~/models/listing-search.server";
 import { countUnreadNotifications } from "~/models/notification.server";
 import { listPosts } from "~/models/posts.server";
 

@@ -11,7 +11,7 @@ import { parseExploreParams } from "~/lib/explore-query";
 import { formatNumber } from "~/lib/format";
 import { pageMeta } from "~/lib/meta";
 import { listGames } from "~/models/game.server";
-import { searchListings } from "~/models/listings.server";
+import { searchListings } from "~/models/listing-search.server";
 
 export const meta: MetaFunction = () => pageMeta("さがす", "ゲーム・価格・評価・オンライン状況で、一緒に遊ぶゲーマーのチケットを探せます。");
 

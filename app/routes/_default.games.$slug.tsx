@@ -13,7 +13,7 @@ import { slugParamsSchema } from "~/lib/validation/fields";
 import { listCommunities } from "~/models/communities.server";
 import { listEvents } from "~/models/events.server";
 import { getGame } from "~/models/game.server";
-import { searchListings } from "~/models/listings.server";
+import { searchListings } from "~/models/listing-search.server";
 import { listPosts } from "~/models/posts.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.game.name ?? "ゲーム", data ? `${data.game.name}の出品者、コミュニティ、投稿` : undefined);

@@ -45,7 +45,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   };
 }
 
-export default function TicketPage() {
+export default function ListingPage() {
   const { listing, reviews, balance, isSeller, signedIn, earliest, latest, suggested } = useLoaderData<typeof loader>();
   const [units, setUnits] = useState(1);
   const total = listing.pricePerUnit * units;

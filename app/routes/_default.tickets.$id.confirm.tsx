@@ -7,18 +7,19 @@ import { requireProfile } from "~/http/auth.server";
 import { readFormData } from "~/http/forms.server";
 import { swallowed } from "~/http/log.server";
 import { redirectWithToast } from "~/http/toast.server";
+import { purchaseFormSchema, purchaseSchema } from "~/lib/validation/booking";
 import { formatMinutes } from "~/lib/booking-time";
 import { bookingErrorMessage } from "~/lib/error-messages";
 import { formatNumber } from "~/lib/format";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { parseParams } from "~/lib/params";
-import { formatDateTime } from "~/lib/time";
-import { purchaseFormSchema, purchaseSchema } from "~/lib/validation/booking";
 import { idempotencyKeySchema, uuidParam } from "~/lib/validation/fields";
-import { purchaseListing, purchaseProblem } from "~/models/bookings.server";
+import { formatDateTime } from "~/lib/time";
+import { BookingError } from "~/models/bookings/error.server";
+import { purchaseListing, purchaseProblem } from "~/models/bookings/purchase.server";
 import { CoinError, getBalance } from "~/models/coins.server";
-import { BookingError, getListing } from "~/models/listings.server";
+import { getListing } from "~/models/listings.server";
 
 export const meta: MetaFunction = () => pageMeta("購入内容の確認");
 

@@ -31,7 +31,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { games, listings, hasMore, game: game ?? "", seller: seller ?? null, page, signedIn: !!viewer };
 }
 
-export default function TicketsPage() {
+export default function ListingsPage() {
   const { games, listings, hasMore, game, seller, page, signedIn } = useLoaderData<typeof loader>();
   const pageLink = (to: number) => `?${new URLSearchParams({ ...(game ? { game } : {}), ...(seller ? { seller } : {}), ...(to ? { page: String(to) } : {}) })}`;
   const sellerName = seller ? listings[0]?.seller.displayName : null;

@@ -2,14 +2,14 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { Avatar } from "~/components/presence";
 import { useRealtimeEvent } from "~/components/realtime-provider";
-import { useTicketReloads } from "~/components/use-ticket-reloads";
+import { useBookingReloads } from "~/components/use-booking-reloads";
 import { requireProfile } from "~/http/auth.server";
 import { BOOKING_STATUS_LABELS, counterpartLabel } from "~/lib/booking-rules";
 import { formatMinutes } from "~/lib/booking-time";
 import { pageMeta } from "~/lib/meta";
 import { RealtimeEvent } from "~/lib/realtime-events";
 import { formatDayHeading, formatTime, isoString, tokyoDateKey } from "~/lib/time";
-import { listUpcoming } from "~/models/bookings.server";
+import { listUpcoming } from "~/models/bookings/queries.server";
 
 export const meta: MetaFunction = () => pageMeta("スケジュール");
 
@@ -29,7 +29,7 @@ export default function SchedulePage() {
   const { days } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   const reload = () => revalidator.state === "idle" && revalidator.revalidate();
-  useTicketReloads({ reloadTickets: reload });
+  useBookingReloads({ reload });
   useRealtimeEvent(RealtimeEvent.gameStarted, reload);
   useRealtimeEvent(RealtimeEvent.gameExtended, reload);
 

@@ -4,8 +4,8 @@ import { useEffect } from "react";
 import { z } from "zod";
 import { useRealtimeEvent } from "~/components/realtime-provider";
 import { REVIEW_SUBMITTED_EVENT } from "~/components/review-dialog";
-import { TicketCard } from "~/components/ticket-card";
-import { useTicketReloads } from "~/components/use-ticket-reloads";
+import { BookingCard } from "~/components/booking-card";
+import { useBookingReloads } from "~/components/use-booking-reloads";
 import { requireProfile, safeRedirectPath } from "~/http/auth.server";
 import { readFormData } from "~/http/forms.server";
 import { redirectWithToast } from "~/http/toast.server";
@@ -17,9 +17,10 @@ import { parseQuery } from "~/lib/params";
 import { RealtimeEvent } from "~/lib/realtime-events";
 import { idempotencyKeySchema, redirectToField, uuidParam } from "~/lib/validation/fields";
 import { unitsField } from "~/lib/validation/listing";
-import { actOnBooking, listTickets } from "~/models/bookings.server";
+import { actOnBooking } from "~/models/bookings/act.server";
+import { BookingError } from "~/models/bookings/error.server";
+import { listBookings } from "~/models/bookings/queries.server";
 import { CoinError } from "~/models/coins.server";
-import { BookingError } from "~/models/listings.server";
 
 export const meta: MetaFunction = () => pageMeta("チケット管理");
 
@@ -30,12 +31,12 @@ const STATUS_ORDER: BookingState[] = ["in_progress", "accepted", "pending", "com
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireProfile(request, context);
   const { role } = parseQuery(querySchema, request);
-  const tickets = await listTickets({ db: context.db, userId: user.id });
-  const mine = tickets.filter((ticket) => ticket.isSeller === (role === "seller"));
+  const bookings = await listBookings({ db: context.db, userId: user.id });
+  const mine = bookings.filter((booking) => booking.isSeller === (role === "seller"));
   // An extension spends coins: its form carries a key made when the page is rendered (PRODUCT §5).
-  const extensionKeys = Object.fromEntries(mine.filter((ticket) => ticket.status === "in_progress" && !ticket.isSeller).map((ticket) => [ticket.id, crypto.randomUUID()]));
-  const counts = { buyer: tickets.filter((ticket) => !ticket.isSeller).length, seller: tickets.filter((ticket) => ticket.isSeller).length };
-  return { role, tickets: mine, extensionKeys, counts };
+  const extensionKeys = Object.fromEntries(mine.filter((booking) => booking.status === "in_progress" && !booking.isSeller).map((booking) => [booking.id, crypto.randomUUID()]));
+  const counts = { buyer: bookings.filter((booking) => !booking.isSeller).length, seller: bookings.filter((booking) => booking.isSeller).length };
+  return { role, bookings: mine, extensionKeys, counts };
 }
 
 const actionSchema = z.object({
@@ -75,13 +76,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
 }
 
-export default function TicketManagementPage() {
-  const { role, tickets, extensionKeys, counts } = useLoaderData<typeof loader>();
+export default function BookingManagementPage() {
+  const { role, bookings, extensionKeys, counts } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const revalidator = useRevalidator();
   const reload = () => revalidator.state === "idle" && revalidator.revalidate();
-  // The header's balance refreshes itself on a refund (CoinBalanceButton); this page reloads its tickets.
-  useTicketReloads({ reloadTickets: reload });
+  // The header's balance refreshes itself on a refund (CoinBalanceButton); this page reloads its bookings.
+  useBookingReloads({ reload });
   useRealtimeEvent(RealtimeEvent.gameStarted, reload);
   useRealtimeEvent(RealtimeEvent.gameExtended, reload);
   // A review sent from the dialog (SPEC §4's `submitted`): the card says 「レビュー済み」.
@@ -89,7 +90,7 @@ export default function TicketManagementPage() {
     window.addEventListener(REVIEW_SUBMITTED_EVENT, reload);
     return () => window.removeEventListener(REVIEW_SUBMITTED_EVENT, reload);
   });
-  const groups = STATUS_ORDER.map((status) => ({ status, tickets: tickets.filter((ticket) => ticket.status === status) })).filter((group) => group.tickets.length);
+  const groups = STATUS_ORDER.map((status) => ({ status, bookings: bookings.filter((booking) => booking.status === status) })).filter((group) => group.bookings.length);
   const here = `/settings/ticket-management?role=${role}`;
   const tab = (value: "buyer" | "seller", label: string) => (
     <Link
@@ -137,14 +138,14 @@ export default function TicketManagementPage() {
         groups.map((group) => (
           <section key={group.status} aria-labelledby={`group-${group.status}`} className="space-y-3">
             <h2 id={`group-${group.status}`} className="text-lg font-bold">
-              {BOOKING_STATUS_LABELS[group.status]}（{group.tickets.length}）
+              {BOOKING_STATUS_LABELS[group.status]}（{group.bookings.length}）
             </h2>
-            {group.tickets.map((ticket) => (
-              <TicketCard
-                key={ticket.id}
-                ticket={ticket}
-                extensionKey={extensionKeys[ticket.id]}
-                error={actionData?.bookingId === ticket.id ? actionData.error : null}
+            {group.bookings.map((booking) => (
+              <BookingCard
+                key={booking.id}
+                booking={booking}
+                extensionKey={extensionKeys[booking.id]}
+                error={actionData?.bookingId === booking.id ? actionData.error : null}
                 redirectTo={here}
               />
             ))}

@@ -16,7 +16,7 @@ import { pageMeta } from "~/lib/meta";
 import { parseParams } from "~/lib/params";
 import { uuidParam } from "~/lib/validation/fields";
 import { reviewSchema } from "~/lib/validation/review";
-import { getTicket } from "~/models/bookings.server";
+import { getBooking } from "~/models/bookings/queries.server";
 import { CoinError, getBalance } from "~/models/coins.server";
 import { ReviewError, submitReview } from "~/models/reviews.server";
 
@@ -29,10 +29,10 @@ const back = "/settings/ticket-management";
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { id } = parseParams(paramsSchema, params, request);
   const { user } = await requireProfile(request, context);
-  const ticket = await getTicket({ db: context.db, userId: user.id, bookingId: id });
-  if (!ticket) throw new Response(null, { status: 404 });
-  const balance = ticket.isSeller ? null : await getBalance(context.db, user.id).then((b) => b.totalBalance, swallowed("coin balance", 0));
-  return { ticket, balance };
+  const booking = await getBooking({ db: context.db, userId: user.id, bookingId: id });
+  if (!booking) throw new Response(null, { status: 404 });
+  const balance = booking.isSeller ? null : await getBalance(context.db, user.id).then((b) => b.totalBalance, swallowed("coin balance", 0));
+  return { booking, balance };
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -57,10 +57,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function ReviewPage() {
-  const { ticket, balance } = useLoaderData<typeof loader>();
+  const { booking, balance } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const submitting = useNavigation().state !== "idle";
-  const other = ticket.isSeller ? ticket.buyer : ticket.seller;
+  const other = booking.isSeller ? booking.buyer : booking.seller;
   const values = (actionData?.values ?? {}) as Record<string, string | undefined>;
   const fieldErrors = (actionData?.fieldErrors ?? {}) as Record<string, string[] | undefined>;
 
@@ -72,16 +72,16 @@ export default function ReviewPage() {
       <div className="flex items-center gap-3 rounded-xl bg-white p-4 ring-1 ring-slate-200">
         <Avatar name={other.displayName} src={other.avatar} />
         <div>
-          <p className="text-xs text-slate-600">{counterpartLabel(ticket.isSeller)}</p>
+          <p className="text-xs text-slate-600">{counterpartLabel(booking.isSeller)}</p>
           <p className="font-semibold">{other.displayName}</p>
-          <p className="text-sm text-slate-600">{ticket.title}</p>
+          <p className="text-sm text-slate-600">{booking.title}</p>
         </div>
       </div>
-      {ticket.status !== "completed" ? (
+      {booking.status !== "completed" ? (
         <p role="alert" className="rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900">
           {messages.reviews.notCompleted}
         </p>
-      ) : !ticket.canReview ? (
+      ) : !booking.canReview ? (
         <p className="rounded-lg bg-slate-50 px-4 py-3 text-sm text-slate-700">{messages.reviews.alreadyReviewed}</p>
       ) : (
         <Form method="post" className="space-y-5 rounded-xl bg-white p-5 ring-1 ring-slate-200">
@@ -90,7 +90,7 @@ export default function ReviewPage() {
             <ErrorList id="rating-error" errors={fieldErrors.rating} />
           </div>
           <ReviewCommentField id="comment" defaultValue={values.comment} errors={fieldErrors.comment} />
-          {ticket.isSeller ? null : <ReviewTipField defaultValue={Number(values.tipAmount ?? 0)} errors={fieldErrors.tipAmount} balance={balance ?? 0} />}
+          {booking.isSeller ? null : <ReviewTipField defaultValue={Number(values.tipAmount ?? 0)} errors={fieldErrors.tipAmount} balance={balance ?? 0} />}
           <ReviewErrorAlert error={actionData?.error} insufficient={!!actionData?.insufficient} />
           <button type="submit" className="btn-primary w-full" disabled={submitting}>
             {submitting ? "送信中…" : "レビューを送信する"}

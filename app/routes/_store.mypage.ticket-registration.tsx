@@ -9,7 +9,7 @@ import { readFormData } from "~/http/forms.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { LISTING_DESCRIPTION_MAX, LISTING_MAX_UNITS, LISTING_MINUTES, LISTING_PRICE_MIN, LISTING_TITLE_MAX, LISTINGS_PER_SELLER_MAX } from "~/lib/constants";
 import { getFormProps, useConstraintForm } from "~/lib/constraint-form";
-import { bookingErrorMessage } from "~/lib/error-messages";
+import { listingErrorMessage } from "~/lib/error-messages";
 import { formRules } from "~/lib/form-rules.server";
 import { formatNumber } from "~/lib/format";
 import { messages } from "~/lib/messages";
@@ -17,7 +17,7 @@ import { pageMeta } from "~/lib/meta";
 import { uuidParam } from "~/lib/validation/fields";
 import { listingSchema, listingStatusFormSchema } from "~/lib/validation/listing";
 import { listGames } from "~/models/game.server";
-import { BookingError, getListing, listListings, updateListing, createListing } from "~/models/listings.server";
+import { ListingError, getListing, listListings, updateListing, createListing } from "~/models/listings.server";
 
 export const meta: MetaFunction = () => pageMeta("チケット登録");
 
@@ -43,8 +43,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     try {
       await updateListing({ db: context.db, sellerId: user.id, listingId: form.data.listingId, input: { status: form.data.status } });
     } catch (error) {
-      if (!(error instanceof BookingError)) throw error;
-      return data({ result: null, statusError: bookingErrorMessage(error.code, error.reason) }, { status: error.status });
+      if (!(error instanceof ListingError)) throw error;
+      return data({ result: null, statusError: listingErrorMessage(error.code) }, { status: error.status });
     }
     const title = { active: messages.tickets.resumed, paused: messages.tickets.paused, archived: messages.tickets.archived }[form.data.status];
     throw await redirectWithToast(request, context.config, "/mypage/ticket-registration", { type: "success", title });
@@ -59,12 +59,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
       : await createListing({ db: context.db, sellerId: user.id, input: submission.value });
     throw await redirectWithToast(request, context.config, `/tickets/${listing.id}`, { type: "success", title: messages.tickets.saved });
   } catch (error) {
-    if (!(error instanceof BookingError)) throw error;
-    return data({ result: submission.reply({ formErrors: [bookingErrorMessage(error.code, error.reason)] }), statusError: null }, { status: error.status });
+    if (!(error instanceof ListingError)) throw error;
+    return data({ result: submission.reply({ formErrors: [listingErrorMessage(error.code)] }), statusError: null }, { status: error.status });
   }
 }
 
-export default function TicketRegistrationPage() {
+export default function ListingRegistrationPage() {
   const { games, listings, editing, rules } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const lastResult = actionData?.result ?? undefined;

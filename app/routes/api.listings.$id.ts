@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiError, apiOk, bookingErrorResponse, parseOrThrow, readJson, requireApiUser } from "~/http/api.server";
+import { apiError, apiOk, listingErrorResponse, parseOrThrow, readJson, requireApiUser } from "~/http/api.server";
 import { messages } from "~/lib/messages";
 import { uuidParam } from "~/lib/validation/fields";
 import { listingPatchSchema } from "~/lib/validation/listing";
@@ -27,6 +27,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const listing = await updateListing({ db: context.db, sellerId: user.id, listingId: id.data, input });
     return apiOk({ data: { listing } });
   } catch (error) {
-    return bookingErrorResponse(error);
+    return listingErrorResponse(error);
   }
 }

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiError, apiOk, bookingErrorResponse, parseOrThrow, readJson, requireApiUser } from "~/http/api.server";
+import { apiError, apiOk, listingErrorResponse, parseOrThrow, readJson, requireApiUser } from "~/http/api.server";
 import { messages } from "~/lib/messages";
 import { listingSchema, listListingsQuerySchema } from "~/lib/validation/listing";
 import { createListing, listListings } from "~/models/listings.server";
@@ -21,6 +21,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const listing = await createListing({ db: context.db, sellerId: user.id, input });
     return apiOk({ data: { listing } }, { status: 201 });
   } catch (error) {
-    return bookingErrorResponse(error);
+    return listingErrorResponse(error);
   }
 }

@@ -5,12 +5,12 @@ import { BOOKING_ACTIONS } from "~/lib/booking-rules";
 import { messages } from "~/lib/messages";
 import { uuidParam } from "~/lib/validation/fields";
 import { extendSchema } from "~/lib/validation/listing";
-import { actOnBooking } from "~/models/bookings.server";
+import { actOnBooking } from "~/models/bookings/act.server";
 
 const paramsSchema = z.object({ id: uuidParam, action: z.enum(BOOKING_ACTIONS) });
 
 /**
- * POST /api/tickets/{id}/{accept|cancel|start|extend|check-in|complete} → data.ticket (PRODUCT §6). extend takes
+ * POST /api/tickets/{id}/{accept|cancel|start|extend|check-in|complete} → data.ticket, the booking (PRODUCT §6). extend takes
  * {units} and an Idempotency-Key header. A stranger's booking is 404, someone else's action 403, a wrong state 409.
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -21,7 +21,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const { id, action } = parsed.data;
   const extension = action === "extend" ? { idempotencyKey: requireIdempotencyKey(request), ...parseOrThrow(extendSchema, await readJson(request)) } : {};
   try {
-    const { ticket } = await actOnBooking({
+    const { booking } = await actOnBooking({
       db: context.db,
       realtime: context.realtime,
       feePercent: context.config.PLATFORM_FEE_PERCENT,
@@ -30,7 +30,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       action,
       ...extension,
     });
-    return apiOk({ data: { ticket } });
+    return apiOk({ data: { ticket: booking } });
   } catch (error) {
     return bookingErrorResponse(error);
   }

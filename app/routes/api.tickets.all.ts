@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiOk, requireApiUser } from "~/http/api.server";
-import { listTickets } from "~/models/bookings.server";
+import { listBookings } from "~/models/bookings/queries.server";
 
 /** GET /api/tickets/all → data.tickets: the caller's bookings as buyer and seller, newest first (SPEC §3, §7). */
 export async function loader({ context }: LoaderFunctionArgs) {
   const user = await requireApiUser(context);
-  const tickets = await listTickets({ db: context.db, userId: user.id });
-  return apiOk({ data: { tickets } });
+  const bookings = await listBookings({ db: context.db, userId: user.id });
+  return apiOk({ data: { tickets: bookings } });
 }

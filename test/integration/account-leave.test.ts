@@ -3,7 +3,7 @@ import sharp from "sharp";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { leaveAccount } from "~/models/account.server";
-import { purchaseListing } from "~/models/bookings.server";
+import { purchaseListing } from "~/models/bookings/purchase.server";
 import { creditPurchase, getBalance, holdInEscrow, ledgerProblems, transfer } from "~/models/coins.server";
 import { createListing } from "~/models/listings.server";
 import { decidePayout } from "~/models/payouts.server";

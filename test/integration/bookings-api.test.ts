@@ -5,7 +5,7 @@ import { createMember, type Member } from "../support/auth";
 import { collect, serverWithSockets, settle } from "../support/sockets";
 
 /**
- * The listing and ticket API through the real built server (PRODUCT §6, §8; SPEC §3, §7): the envelope, the
+ * The listing and booking API through the real built server (PRODUCT §6, §8; SPEC §3, §7): the envelope, the
  * statuses, the Japanese messages, who may do what, and the chat notices and realtime events a booking sends.
  */
 
@@ -17,7 +17,7 @@ beforeAll(async () => {
   await server.app.database.db.insertInto("games").values({ slug: GAME, name: "APIテストゲーム", name_kana: "えーぴーあいてすとげーむ" }).execute();
 });
 
-interface TicketBody {
+interface BookingBody {
   id: string;
   status: string;
   totalPrice: number;
@@ -50,7 +50,7 @@ const purchase = (member: Member, listingId: string, body: Record<string, unknow
   member.api(`/api/listings/${listingId}/purchase`, { json: body, headers: key === null ? {} : { "Idempotency-Key": key } });
 const act = (member: Member, id: string, action: string, init: { json?: unknown; headers?: Record<string, string> } = {}) =>
   member.api(`/api/tickets/${id}/${action}`, { method: "POST", ...init });
-const ticketOf = async (response: Response) => (await response.json()).data.ticket as TicketBody;
+const bookingOf = async (response: Response) => (await response.json()).data.ticket as BookingBody;
 const errorOf = async (response: Response) => (await response.json()).error as { code: string; message: string; fieldErrors?: Record<string, string[]> };
 
 describe("listings API", () => {
@@ -126,7 +126,7 @@ describe("listing changes and who may buy", () => {
     const booked = await purchase(buyer, listing.id, body);
     expect(booked.status).toBe(201);
     // The booking keeps the price it was bought at, whatever the listing says later.
-    expect((await ticketOf(booked)).totalPrice).toBe(500);
+    expect((await bookingOf(booked)).totalPrice).toBe(500);
     expect((await patch(seller, { pricePerUnit: 1000 })).status).toBe(200);
     expect((await (await buyer.api("/api/tickets/all")).json()).data.tickets[0].totalPrice).toBe(500);
 
@@ -164,11 +164,11 @@ describe("purchase and tickets API", () => {
     const key = randomUUID();
     const first = await purchase(buyer, listing.id, body, key);
     expect(first.status).toBe(201);
-    const ticket = await ticketOf(first);
-    expect(ticket).toMatchObject({ status: "pending", totalPrice: 300, totalMinutes: 30, isSeller: false, note: "よろしくお願いします" });
+    const booking = await bookingOf(first);
+    expect(booking).toMatchObject({ status: "pending", totalPrice: 300, totalMinutes: 30, isSeller: false, note: "よろしくお願いします" });
     const again = await purchase(buyer, listing.id, body, key);
     expect(again.status).toBe(200);
-    expect((await ticketOf(again)).id).toBe(ticket.id);
+    expect((await bookingOf(again)).id).toBe(booking.id);
     const conflict = await purchase(buyer, listing.id, { ...body, units: 2 }, key);
     expect(conflict.status).toBe(409);
     expect(await balanceOf(buyer)).toBe(200);
@@ -202,11 +202,11 @@ describe("purchase and tickets API", () => {
     expect(seconds).toBeLessThan(1e12);
     const response = await purchase(buyer, listing.id, { units: 2, desiredStartTime: seconds });
     expect(response.status).toBe(201);
-    const ticket = await ticketOf(response);
-    expect(ticket.desiredStartTime).toBe(new Date(seconds * 1000).toISOString());
+    const booking = await bookingOf(response);
+    expect(booking.desiredStartTime).toBe(new Date(seconds * 1000).toISOString());
     // Milliseconds and an ISO string are read as they are.
     const ms = startIn(180);
-    expect((await ticketOf(await purchase(buyer, listing.id, { units: 1, desiredStartTime: ms }))).desiredStartTime).toBe(new Date(ms).toISOString());
+    expect((await bookingOf(await purchase(buyer, listing.id, { units: 1, desiredStartTime: ms }))).desiredStartTime).toBe(new Date(ms).toISOString());
 
     const all = await buyer.api("/api/tickets/all");
     expect(all.status).toBe(200);
@@ -214,7 +214,7 @@ describe("purchase and tickets API", () => {
     expect(success).toBe(true);
     expect(data.tickets).toHaveLength(2);
     expect(data.tickets[1]).toMatchObject({
-      id: ticket.id,
+      id: booking.id,
       title: "一緒にランクマッチ",
       totalPrice: 600,
       totalMinutes: 60,
@@ -224,8 +224,8 @@ describe("purchase and tickets API", () => {
       seller: { displayName: "売る人", avatar: null },
       status: "pending",
     });
-    const asSeller = (await (await seller.api("/api/tickets/all")).json()).data.tickets as TicketBody[];
-    expect(asSeller.map((t) => [t.id, t.isSeller])).toEqual(data.tickets.map((t: TicketBody) => [t.id, true]));
+    const asSeller = (await (await seller.api("/api/tickets/all")).json()).data.tickets as BookingBody[];
+    expect(asSeller.map((t) => [t.id, t.isSeller])).toEqual(data.tickets.map((t: BookingBody) => [t.id, true]));
     expect((await server.app.request("/api/tickets/all")).status).toBe(401);
     const stranger = await createMember(server.app);
     expect((await (await stranger.api("/api/tickets/all")).json()).data.tickets).toEqual([]);
@@ -236,51 +236,51 @@ describe("purchase and tickets API", () => {
     const listing = await createListing(seller);
     await buyCoins(buyer, 2); // 1000 coins
     // The start may be pressed from 15 minutes before the desired start.
-    const ticket = await ticketOf(await purchase(buyer, listing.id, { units: 1, desiredStartTime: startIn(10) }));
+    const booking = await bookingOf(await purchase(buyer, listing.id, { units: 1, desiredStartTime: startIn(10) }));
 
-    const strangerAccept = await act(stranger, ticket.id, "accept");
+    const strangerAccept = await act(stranger, booking.id, "accept");
     expect(strangerAccept.status).toBe(404);
     expect(await errorOf(strangerAccept)).toEqual({ code: "booking_not_found", message: "取引が見つかりません" });
-    expect((await act(buyer, ticket.id, "accept")).status).toBe(403);
-    expect((await act(seller, ticket.id, "start")).status).toBe(409);
+    expect((await act(buyer, booking.id, "accept")).status).toBe(403);
+    expect((await act(seller, booking.id, "start")).status).toBe(409);
     expect((await act(seller, randomUUID(), "accept")).status).toBe(404);
-    expect((await act(seller, ticket.id, "dance")).status).toBe(404);
-    expect((await server.app.request(`/api/tickets/${ticket.id}/accept`, { method: "POST" })).status).toBe(401);
+    expect((await act(seller, booking.id, "dance")).status).toBe(404);
+    expect((await server.app.request(`/api/tickets/${booking.id}/accept`, { method: "POST" })).status).toBe(401);
 
-    const accepted = await act(seller, ticket.id, "accept");
+    const accepted = await act(seller, booking.id, "accept");
     expect(accepted.status).toBe(200);
-    expect(await ticketOf(accepted)).toMatchObject({ status: "accepted", isSeller: true });
-    expect((await act(seller, ticket.id, "accept")).status).toBe(200);
+    expect(await bookingOf(accepted)).toMatchObject({ status: "accepted", isSeller: true });
+    expect((await act(seller, booking.id, "accept")).status).toBe(200);
 
-    expect((await act(buyer, ticket.id, "start")).status).toBe(403);
-    expect((await act(stranger, ticket.id, "start")).status).toBe(404);
-    const started = await act(seller, ticket.id, "start");
+    expect((await act(buyer, booking.id, "start")).status).toBe(403);
+    expect((await act(stranger, booking.id, "start")).status).toBe(404);
+    const started = await act(seller, booking.id, "start");
     expect(started.status).toBe(200);
-    const running = await ticketOf(started);
+    const running = await bookingOf(started);
     expect(running).toMatchObject({ status: "in_progress" });
     expect(Date.parse(running.endsAt as string) - Date.parse(running.startedAt as string)).toBe(30 * MIN);
 
     // An extension needs its key, is the buyer's, and is bought once per key.
-    expect((await act(buyer, ticket.id, "extend", { json: { units: 1 } })).status).toBe(400);
-    expect((await act(seller, ticket.id, "extend", { json: { units: 1 }, headers: { "Idempotency-Key": randomUUID() } })).status).toBe(403);
+    expect((await act(buyer, booking.id, "extend", { json: { units: 1 } })).status).toBe(400);
+    expect((await act(seller, booking.id, "extend", { json: { units: 1 }, headers: { "Idempotency-Key": randomUUID() } })).status).toBe(403);
     const key = randomUUID();
-    const extended = await act(buyer, ticket.id, "extend", { json: { units: 1 }, headers: { "Idempotency-Key": key } });
+    const extended = await act(buyer, booking.id, "extend", { json: { units: 1 }, headers: { "Idempotency-Key": key } });
     expect(extended.status).toBe(200);
-    expect(await ticketOf(extended)).toMatchObject({ totalPrice: 600, totalMinutes: 60 });
-    expect(await ticketOf(await act(buyer, ticket.id, "extend", { json: { units: 1 }, headers: { "Idempotency-Key": key } }))).toMatchObject({ totalPrice: 600 });
+    expect(await bookingOf(extended)).toMatchObject({ totalPrice: 600, totalMinutes: 60 });
+    expect(await bookingOf(await act(buyer, booking.id, "extend", { json: { units: 1 }, headers: { "Idempotency-Key": key } }))).toMatchObject({ totalPrice: 600 });
     // 2 more units are 600 coins; the buyer has 400 left.
-    const broke = await act(buyer, ticket.id, "extend", { json: { units: 2 }, headers: { "Idempotency-Key": randomUUID() } });
+    const broke = await act(buyer, booking.id, "extend", { json: { units: 2 }, headers: { "Idempotency-Key": randomUUID() } });
     expect(broke.status).toBe(422);
     expect((await errorOf(broke)).message).toBe("コインが足りません");
 
     // The seller may not complete before the end; the buyer may at any time.
-    expect((await act(seller, ticket.id, "complete")).status).toBe(409);
-    expect((await act(stranger, ticket.id, "complete")).status).toBe(404);
-    const completed = await act(buyer, ticket.id, "complete");
+    expect((await act(seller, booking.id, "complete")).status).toBe(409);
+    expect((await act(stranger, booking.id, "complete")).status).toBe(404);
+    const completed = await act(buyer, booking.id, "complete");
     expect(completed.status).toBe(200);
-    expect(await ticketOf(completed)).toMatchObject({ status: "completed", completedBy: "buyer" });
-    expect((await act(seller, ticket.id, "complete")).status).toBe(200);
-    expect((await act(buyer, ticket.id, "cancel")).status).toBe(409);
+    expect(await bookingOf(completed)).toMatchObject({ status: "completed", completedBy: "buyer" });
+    expect((await act(seller, booking.id, "complete")).status).toBe(200);
+    expect((await act(buyer, booking.id, "cancel")).status).toBe(409);
     // 600 coins, less the 20% fee, are the seller's.
     expect(await balanceOf(seller)).toBe(480);
     expect(await balanceOf(buyer)).toBe(400);
@@ -303,7 +303,7 @@ describe("booking notices in chat and realtime", () => {
     const noticesToBuyer = collect<{ type: string; title: string }>(buyerSocket, "notification:new");
     const noticesToSeller = collect<{ type: string; title: string }>(sellerSocket, "notification:new");
 
-    const played = await ticketOf(await purchase(buyer, listing.id, { units: 1, desiredStartTime: startIn(5) }));
+    const played = await bookingOf(await purchase(buyer, listing.id, { units: 1, desiredStartTime: startIn(5) }));
     await settle();
     expect(toBuyer.map((m) => m.messageType)).toEqual(["ticket_purchased"]);
     expect(toSeller).toEqual(toBuyer);
@@ -329,7 +329,7 @@ describe("booking notices in chat and realtime", () => {
       ["booking_started", "「一緒にランクマッチ」が開始されました"],
     ]);
 
-    const cancelled = await ticketOf(await purchase(buyer, listing.id, { units: 1, desiredStartTime: startIn(120) }));
+    const cancelled = await bookingOf(await purchase(buyer, listing.id, { units: 1, desiredStartTime: startIn(120) }));
     expect((await act(buyer, cancelled.id, "cancel")).status).toBe(200);
     expect((await act(buyer, cancelled.id, "cancel")).status).toBe(200);
     await settle();

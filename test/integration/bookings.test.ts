@@ -1,139 +1,31 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BookingAction } from "~/lib/booking-rules";
-import type { RealtimeEventName } from "~/lib/realtime-events";
-import { actOnBooking, bookingSweepJobs, getTicket, listTickets, listUpcoming, purchaseListing, type Ticket } from "~/models/bookings.server";
+import { bookingSweepJobs } from "~/models/bookings/sweeper.server";
+import { getBooking, listBookings, listUpcoming } from "~/models/bookings/queries.server";
 import { blockUser } from "~/models/blocks.server";
-import { CoinError, creditPurchase, getBalance, ledgerProblems } from "~/models/coins.server";
-import { createListing, updateListing, type Listing } from "~/models/listings.server";
-import { createTestDatabase, testEngine, type TestDatabase } from "../support/database";
-import type { Realtime } from "../../app/infra/realtime";
+import { CoinError, getBalance, ledgerProblems } from "~/models/coins.server";
+import { updateListing, type Listing } from "~/models/listings.server";
+import { bookingHelpers, FEE, GAME, HOUR, MIN, newBookingsDatabase, recorder, START, T0, at } from "../support/bookings";
+import { testEngine, type TestDatabase } from "../support/database";
 import { startSweeper } from "../../server/sweeper";
 
 /**
  * Bookings at the model level (PRODUCT §6): every transition by the right party, every wrong party and wrong
  * state, repeats that change nothing, the money at each step, and the sweeper's deadlines. Time is moved with
- * `now`; the realtime side is a recorder of what would have been emitted.
+ * `now`; the realtime side is a recorder of what would have been emitted (fixtures: test/support/bookings.ts).
  */
-
-const FEE = 20;
-const MIN = 60_000;
-const HOUR = 60 * MIN;
-/** A fixed clock: every test moves time from here. */
-const T0 = new Date("2031-01-10T03:00:00.000Z");
-const at = (offsetMs: number) => new Date(T0.getTime() + offsetMs);
-const START = 2 * HOUR;
-const GAME = "booking-test-game";
-
-interface Emitted {
-  userIds: readonly string[];
-  event: RealtimeEventName;
-  payload: unknown;
-}
-function recorder() {
-  const emitted: Emitted[] = [];
-  const joined: Array<{ userIds: readonly string[]; roomId: string }> = [];
-  const realtime: Realtime = {
-    toUsers: (userIds, event, payload) => void emitted.push({ userIds: [...userIds], event, payload }),
-    joinRoom: (userIds, roomId) => void joined.push({ userIds: [...userIds], roomId }),
-    disconnectUser: async () => {},
-  };
-  return { realtime, emitted, joined };
-}
-
-async function newDatabase() {
-  const database = await createTestDatabase();
-  await database.db.insertInto("games").values({ slug: GAME, name: "テストゲーム", name_kana: "てすとげーむ" }).execute();
-  return database;
-}
-
-/** What a test needs on one database: people, coins, listings, bookings and the counts that must not move twice. */
-function helpersFor(getDatabase: () => TestDatabase) {
-  const db = () => getDatabase().db;
-  const rec = recorder();
-  const newUsers = async (count: number) => {
-    const ids = Array.from({ length: count }, () => randomUUID());
-    await db()
-      .insertInto("users")
-      .values(ids.map((id, index) => ({ id, display_name: `ゲーマー${index}` })))
-      .execute();
-    return ids;
-  };
-  const buy = (userId: string, coins: number) =>
-    db()
-      .transaction()
-      .execute((trx) => creditPurchase(trx, { userId, coins, reference: `test:${randomUUID()}` }));
-  const newListing = (sellerId: string, input: Partial<{ pricePerUnit: number; minutesPerUnit: number; maxUnits: number }> = {}) =>
-    createListing({
-      db: db(),
-      sellerId,
-      input: { title: "ランク上げ手伝います", gameSlug: GAME, description: "", pricePerUnit: 300, minutesPerUnit: 30, maxUnits: 4, ...input },
-    });
-  const book = (
-    buyerId: string,
-    listing: Listing,
-    { units = 1, start = at(START), key = randomUUID(), now = T0 }: { units?: number; start?: Date; key?: string; now?: Date } = {},
-  ) =>
-    purchaseListing({
-      db: db(),
-      realtime: rec.realtime,
-      buyerId,
-      listingId: listing.id,
-      input: { units, desiredStartTime: start, note: "" },
-      idempotencyKey: key,
-      now,
-    });
-  const act = (userId: string, bookingId: string, action: BookingAction, now: Date, extension: { units?: number; idempotencyKey?: string } = {}) =>
-    actOnBooking({ db: db(), realtime: rec.realtime, feePercent: FEE, userId, bookingId, action, now, ...extension });
-  const count = async (table: "coin_transactions" | "notifications" | "chat_messages" | "bookings" | "booking_extensions") =>
-    Number((await db().selectFrom(table).select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow()).n);
-  const counts = async () => ({
-    ledger: await count("coin_transactions"),
-    notifications: await count("notifications"),
-    messages: await count("chat_messages"),
-    extensions: await count("booking_extensions"),
-    emitted: rec.emitted.length,
-  });
-  const total = async (userId: string) => (await getBalance(db(), userId)).totalBalance;
-  const noLedgerProblems = async () => expect(await ledgerProblems(db())).toEqual([]);
-  /** The booking's ledger rows: [kind, user, amount, fee]. */
-  const ledgerOf = async (bookingId: string) =>
-    (
-      await db()
-        .selectFrom("coin_transactions")
-        .select(["kind", "user_id", "amount", "fee"])
-        .where("reference", "=", `booking:${bookingId}`)
-        .orderBy("id")
-        .execute()
-    ).map((row) => [row.kind, row.user_id, row.amount, row.fee]);
-  /** Expects an act to be refused with this status and code, and to change nothing. */
-  const refused = async (attempt: () => Promise<unknown>, status: number, code: string) => {
-    const before = await counts();
-    await expect(attempt()).rejects.toMatchObject({ status, code });
-    expect(await counts()).toEqual(before);
-  };
-  /** Expects an act that is already done to answer the booking unchanged, writing and announcing nothing. */
-  const repeated = async (attempt: () => Promise<{ ticket: Ticket; changed: boolean }>) => {
-    const before = await counts();
-    const { ticket, changed } = await attempt();
-    expect(changed).toBe(false);
-    expect(await counts()).toEqual(before);
-    return ticket;
-  };
-  return { db, rec, newUsers, buy, newListing, book, act, counts, total, noLedgerProblems, ledgerOf, refused, repeated };
-}
 
 // One database for the file (a fresh PGlite is slow to migrate); the sweeper's tests first settle what is left.
 let database: TestDatabase;
 beforeAll(async () => {
-  database = await newDatabase();
+  database = await newBookingsDatabase();
 });
 afterAll(async () => {
   await database?.dispose();
 });
 
 describe(`bookings on ${testEngine}`, () => {
-  const h = helpersFor(() => database);
+  const h = bookingHelpers(() => database);
   const { rec, newUsers, buy, newListing, book, act, counts, total, noLedgerProblems, ledgerOf, refused, repeated } = h;
 
   it("runs pending → accepted → in_progress → extended → completed, each step by its party only, repeats changing nothing", async () => {
@@ -143,7 +35,7 @@ describe(`bookings on ${testEngine}`, () => {
 
     // Purchase: 2 units × 300 coins held in escrow.
     const before = await counts();
-    const { ticket: booked, isNew } = await book(buyer, listing, { units: 2 });
+    const { booking: booked, isNew } = await book(buyer, listing, { units: 2 });
     expect(isNew).toBe(true);
     expect(booked).toMatchObject({ status: "pending", units: 2, totalPrice: 600, totalMinutes: 60, isSeller: false, acceptDeadline: at(48 * HOUR).toISOString() });
     const id = booked.id;
@@ -166,7 +58,7 @@ describe(`bookings on ${testEngine}`, () => {
     let step = await counts();
     const accepted = await act(seller, id, "accept", at(HOUR));
     expect(accepted.changed).toBe(true);
-    expect(accepted.ticket).toMatchObject({ status: "accepted", acceptedAt: at(HOUR).toISOString(), isSeller: true });
+    expect(accepted.booking).toMatchObject({ status: "accepted", acceptedAt: at(HOUR).toISOString(), isSeller: true });
     expect(await counts()).toEqual({ ...step, notifications: step.notifications + 1, emitted: step.emitted + 1 });
     expect(rec.emitted.at(-1)).toMatchObject({ userIds: [buyer], event: "notification:new", payload: { type: "booking" } });
     await repeated(() => act(seller, id, "accept", at(HOUR + MIN)));
@@ -182,7 +74,7 @@ describe(`bookings on ${testEngine}`, () => {
     // The buyer checks in from 15 minutes before, once.
     step = await counts();
     const checkedIn = await act(buyer, id, "check-in", at(START - 15 * MIN));
-    expect(checkedIn.ticket.buyerCheckedInAt).toBe(at(START - 15 * MIN).toISOString());
+    expect(checkedIn.booking.buyerCheckedInAt).toBe(at(START - 15 * MIN).toISOString());
     expect(await counts()).toMatchObject({ notifications: step.notifications + 1, ledger: step.ledger });
     await repeated(() => act(buyer, id, "check-in", at(START)));
 
@@ -190,7 +82,7 @@ describe(`bookings on ${testEngine}`, () => {
     step = await counts();
     const startAt = at(START - 10 * MIN);
     const started = await act(seller, id, "start", startAt);
-    expect(started.ticket).toMatchObject({
+    expect(started.booking).toMatchObject({
       status: "in_progress",
       startedAt: startAt.toISOString(),
       endsAt: new Date(startAt.getTime() + 60 * MIN).toISOString(),
@@ -211,7 +103,7 @@ describe(`bookings on ${testEngine}`, () => {
     step = await counts();
     const extended = await act(buyer, id, "extend", at(START), { units: 1, idempotencyKey: key });
     expect(extended.changed).toBe(true);
-    expect(extended.ticket).toMatchObject({
+    expect(extended.booking).toMatchObject({
       units: 3,
       totalPrice: 900,
       totalMinutes: 90,
@@ -235,9 +127,9 @@ describe(`bookings on ${testEngine}`, () => {
     await refused(() => act(stranger, id, "complete", endsAt), 404, "booking_not_found");
     step = await counts();
     const completed = await act(buyer, id, "complete", at(START + 30 * MIN));
-    expect(completed.ticket).toMatchObject({ status: "completed", completedBy: "buyer", completedAt: at(START + 30 * MIN).toISOString() });
+    expect(completed.booking).toMatchObject({ status: "completed", completedBy: "buyer", completedAt: at(START + 30 * MIN).toISOString() });
     // Closed, it offers no action, not even a refused one.
-    expect(completed.ticket.actions).toEqual([]);
+    expect(completed.booking.actions).toEqual([]);
     // 900 coins less the 20% fee (180) to the seller's earned balance.
     expect(await getBalance(h.db(), seller)).toEqual({ purchased: 0, earned: 720, totalBalance: 720 });
     expect(await ledgerOf(id)).toEqual([
@@ -267,12 +159,12 @@ describe(`bookings on ${testEngine}`, () => {
     const [seller, buyer] = (await newUsers(2)) as [string, string];
     await buy(buyer, 1000);
     const listing = await newListing(seller, { pricePerUnit: 500, minutesPerUnit: 15 });
-    const { ticket } = await book(buyer, listing, { units: 1 });
-    await act(seller, ticket.id, "accept", T0);
-    await act(seller, ticket.id, "start", at(START));
-    await refused(() => act(seller, ticket.id, "complete", at(START + 15 * MIN - 1)), 409, "invalid_state");
-    const done = await act(seller, ticket.id, "complete", at(START + 15 * MIN));
-    expect(done.ticket).toMatchObject({ status: "completed", completedBy: "seller" });
+    const { booking } = await book(buyer, listing, { units: 1 });
+    await act(seller, booking.id, "accept", T0);
+    await act(seller, booking.id, "start", at(START));
+    await refused(() => act(seller, booking.id, "complete", at(START + 15 * MIN - 1)), 409, "invalid_state");
+    const done = await act(seller, booking.id, "complete", at(START + 15 * MIN));
+    expect(done.booking).toMatchObject({ status: "completed", completedBy: "seller" });
     expect(await getBalance(h.db(), seller)).toEqual({ purchased: 0, earned: 400, totalBalance: 400 });
     expect(await total(buyer)).toBe(500);
     await noLedgerProblems();
@@ -283,11 +175,11 @@ describe(`bookings on ${testEngine}`, () => {
     await h.db().insertInto("listings").values({ seller_id: seller2, game_id: (await h.db().selectFrom("games").select("id").where("slug", "=", GAME).executeTakeFirstOrThrow()).id, title: "端数", price_per_unit: 103, minutes_per_unit: 15, max_units: 8 }).execute();
     const odd = await h.db().selectFrom("listings").selectAll().where("seller_id", "=", seller2).executeTakeFirstOrThrow();
     const oddBooking = await book(buyer2, { id: odd.id } as Listing, { units: 3 });
-    await act(seller2, oddBooking.ticket.id, "accept", T0);
-    await act(seller2, oddBooking.ticket.id, "start", at(START));
-    await act(buyer2, oddBooking.ticket.id, "complete", at(START + MIN));
+    await act(seller2, oddBooking.booking.id, "accept", T0);
+    await act(seller2, oddBooking.booking.id, "start", at(START));
+    await act(buyer2, oddBooking.booking.id, "complete", at(START + MIN));
     // 309 coins: fee floor(61.8) = 61, the seller gets 248.
-    expect(await ledgerOf(oddBooking.ticket.id)).toEqual([
+    expect(await ledgerOf(oddBooking.booking.id)).toEqual([
       ["booking", buyer2, -309, 0],
       ["sale", seller2, 248, 61],
     ]);
@@ -304,12 +196,12 @@ describe(`bookings on ${testEngine}`, () => {
       );
 
     // Pending, by the buyer.
-    const a = (await book(buyer, listing)).ticket;
+    const a = (await book(buyer, listing)).booking;
     expect(await total(buyer)).toBe(2700);
     await refused(() => act(stranger, a.id, "cancel", T0), 404, "booking_not_found");
     let step = await counts();
     const cancelled = await act(buyer, a.id, "cancel", at(MIN));
-    expect(cancelled.ticket).toMatchObject({ status: "cancelled", cancelledBy: "buyer", cancelReason: "buyer", cancelledAt: at(MIN).toISOString() });
+    expect(cancelled.booking).toMatchObject({ status: "cancelled", cancelledBy: "buyer", cancelReason: "buyer", cancelledAt: at(MIN).toISOString() });
     expect(await total(buyer)).toBe(3000);
     expect(await ledgerOf(a.id)).toEqual([
       ["booking", buyer, -300, 0],
@@ -325,8 +217,8 @@ describe(`bookings on ${testEngine}`, () => {
     await refused(() => act(seller, a.id, "accept", at(2 * MIN)), 409, "invalid_state");
 
     // Pending, by the seller.
-    const b = (await book(buyer, listing)).ticket;
-    expect((await act(seller, b.id, "cancel", at(MIN))).ticket).toMatchObject({ status: "cancelled", cancelledBy: "seller", cancelReason: "seller" });
+    const b = (await book(buyer, listing)).booking;
+    expect((await act(seller, b.id, "cancel", at(MIN))).booking).toMatchObject({ status: "cancelled", cancelledBy: "seller", cancelReason: "seller" });
     expect(await total(buyer)).toBe(3000);
 
     // Accepted, before the desired start: either side.
@@ -334,34 +226,34 @@ describe(`bookings on ${testEngine}`, () => {
       [seller, "seller"],
       [buyer, "buyer"],
     ] as const) {
-      const c = (await book(buyer, listing)).ticket;
+      const c = (await book(buyer, listing)).booking;
       await act(seller, c.id, "accept", at(MIN));
-      expect((await act(who, c.id, "cancel", at(START - 1))).ticket).toMatchObject({ status: "cancelled", cancelReason: reason, acceptedAt: at(MIN).toISOString() });
+      expect((await act(who, c.id, "cancel", at(START - 1))).booking).toMatchObject({ status: "cancelled", cancelReason: reason, acceptedAt: at(MIN).toISOString() });
       expect(await total(buyer)).toBe(3000);
     }
 
     // Accepted, the start passed and the seller never came: the buyer only, from 15 minutes after the start.
-    const d = (await book(buyer, listing)).ticket;
+    const d = (await book(buyer, listing)).booking;
     await act(seller, d.id, "accept", at(MIN));
     await refused(() => act(seller, d.id, "cancel", at(START)), 409, "invalid_state");
     await refused(() => act(buyer, d.id, "cancel", at(START)), 409, "invalid_state");
     await refused(() => act(buyer, d.id, "cancel", at(START + 15 * MIN - 1)), 409, "invalid_state");
     step = await counts();
     const noShow = await act(buyer, d.id, "cancel", at(START + 15 * MIN));
-    expect(noShow.ticket).toMatchObject({ status: "cancelled", cancelledBy: "buyer", cancelReason: "no_show" });
+    expect(noShow.booking).toMatchObject({ status: "cancelled", cancelledBy: "buyer", cancelReason: "no_show" });
     expect(await total(buyer)).toBe(3000);
     expect(await counts()).toMatchObject({ ledger: step.ledger + 1, notifications: step.notifications + 1, messages: step.messages + 1 });
     await noLedgerProblems();
     await repeated(() => act(buyer, d.id, "cancel", at(START + HOUR)));
 
     // …but not when the seller checked in.
-    const e = (await book(buyer, listing)).ticket;
+    const e = (await book(buyer, listing)).booking;
     await act(seller, e.id, "accept", at(MIN));
     await act(seller, e.id, "check-in", at(START - 5 * MIN));
     await refused(() => act(buyer, e.id, "cancel", at(START + HOUR)), 409, "invalid_state");
     // The buyer may still check in; the seller start late.
     await act(buyer, e.id, "check-in", at(START + HOUR));
-    expect((await act(seller, e.id, "start", at(START + HOUR))).ticket.status).toBe("in_progress");
+    expect((await act(seller, e.id, "start", at(START + HOUR))).booking.status).toBe("in_progress");
     expect(await total(buyer)).toBe(2700);
 
     // Every cancellation posted its notice in the pair's one DIRECT room.
@@ -375,13 +267,13 @@ describe(`bookings on ${testEngine}`, () => {
     const [seller, buyer] = (await newUsers(2)) as [string, string];
     await buy(buyer, 600);
     const listing = await newListing(seller);
-    const late = (await book(buyer, listing, { start: at(72 * HOUR) })).ticket;
-    const onTime = (await book(buyer, listing, { start: at(72 * HOUR) })).ticket;
-    expect((await act(seller, onTime.id, "accept", at(48 * HOUR - 1))).ticket.status).toBe("accepted");
+    const late = (await book(buyer, listing, { start: at(72 * HOUR) })).booking;
+    const onTime = (await book(buyer, listing, { start: at(72 * HOUR) })).booking;
+    expect((await act(seller, onTime.id, "accept", at(48 * HOUR - 1))).booking.status).toBe("accepted");
     await refused(() => act(seller, late.id, "accept", at(48 * HOUR)), 409, "invalid_state");
-    const seen = await getTicket({ db: h.db(), userId: seller, bookingId: late.id, now: at(48 * HOUR) });
+    const seen = await getBooking({ db: h.db(), userId: seller, bookingId: late.id, now: at(48 * HOUR) });
     expect(seen?.actions.find((a) => a.action === "accept")).toMatchObject({ allowed: false, reason: expect.stringContaining("承認期限") });
-    expect((await act(buyer, late.id, "cancel", at(48 * HOUR))).ticket).toMatchObject({ status: "cancelled", cancelReason: "buyer" });
+    expect((await act(buyer, late.id, "cancel", at(48 * HOUR))).booking).toMatchObject({ status: "cancelled", cancelReason: "buyer" });
     expect(await total(buyer)).toBe(300);
     await noLedgerProblems();
   });
@@ -390,13 +282,13 @@ describe(`bookings on ${testEngine}`, () => {
     const [seller, buyer] = (await newUsers(2)) as [string, string];
     await buy(buyer, 600);
     const listing = await newListing(seller);
-    const [late, onTime] = [(await book(buyer, listing)).ticket, (await book(buyer, listing)).ticket];
+    const [late, onTime] = [(await book(buyer, listing)).booking, (await book(buyer, listing)).booking];
     await act(seller, late.id, "accept", T0);
     await act(seller, onTime.id, "accept", T0);
-    expect((await act(seller, onTime.id, "start", at(START + 24 * HOUR - 1))).ticket.status).toBe("in_progress");
+    expect((await act(seller, onTime.id, "start", at(START + 24 * HOUR - 1))).booking.status).toBe("in_progress");
     await refused(() => act(seller, late.id, "start", at(START + 24 * HOUR)), 409, "invalid_state");
     // The buyer of a seller who never came may still cancel with a full refund.
-    expect((await act(buyer, late.id, "cancel", at(START + 24 * HOUR))).ticket).toMatchObject({ status: "cancelled", cancelReason: "no_show" });
+    expect((await act(buyer, late.id, "cancel", at(START + 24 * HOUR))).booking).toMatchObject({ status: "cancelled", cancelReason: "no_show" });
     await act(buyer, onTime.id, "complete", at(START + 24 * HOUR));
     expect(await total(buyer)).toBe(300);
     await noLedgerProblems();
@@ -410,7 +302,7 @@ describe(`bookings on ${testEngine}`, () => {
     const before = await counts();
     const first = await book(buyer, listing, { units: 2, key });
     const second = await book(buyer, listing, { units: 2, key, now: at(MIN) });
-    expect(second).toEqual({ ticket: expect.objectContaining({ id: first.ticket.id }), isNew: false });
+    expect(second).toEqual({ booking: expect.objectContaining({ id: first.booking.id }), isNew: false });
     await expect(book(buyer, listing, { units: 1, key })).rejects.toMatchObject({ status: 409, code: "idempotency_conflict" });
     await expect(book(buyer, listing, { units: 2, key, start: at(START + MIN) })).rejects.toMatchObject({ status: 409, code: "idempotency_conflict" });
     expect(await counts()).toMatchObject({ ledger: before.ledger + 1, notifications: before.notifications + 1, messages: before.messages + 1 });
@@ -452,7 +344,7 @@ describe(`bookings on ${testEngine}`, () => {
     await updateListing({ db: h.db(), sellerId: seller, listingId: listing.id, input: { status: "archived" } });
     await refusedPurchase(() => book(buyer, listing), { status: 404, code: "listing_not_found" });
     // The first key still answers its booking though the listing is gone.
-    expect((await book(buyer, listing, { units: 2, key })).ticket.id).toBe(first.ticket.id);
+    expect((await book(buyer, listing, { units: 2, key })).booking.id).toBe(first.booking.id);
 
     const open = await newListing(seller);
     await blockUser({ db: h.db(), blockerId: seller, blockedId: buyer });
@@ -463,29 +355,29 @@ describe(`bookings on ${testEngine}`, () => {
     await noLedgerProblems();
   });
 
-  it("lists a person's tickets as buyer and seller, shows them only to their two people, and lists the upcoming ones", async () => {
+  it("lists a person's bookings as buyer and seller, shows them only to their two people, and lists the upcoming ones", async () => {
     const [seller, buyer, stranger] = (await newUsers(3)) as [string, string, string];
     await buy(buyer, 1000);
     const listing = await newListing(seller);
-    const first = (await book(buyer, listing, { now: T0 })).ticket;
-    const second = (await book(buyer, listing, { now: at(MIN), start: at(3 * HOUR) })).ticket;
+    const first = (await book(buyer, listing, { now: T0 })).booking;
+    const second = (await book(buyer, listing, { now: at(MIN), start: at(3 * HOUR) })).booking;
     await act(seller, second.id, "accept", at(MIN));
-    const asSeller = await listTickets({ db: h.db(), userId: seller, now: at(MIN) });
+    const asSeller = await listBookings({ db: h.db(), userId: seller, now: at(MIN) });
     expect(asSeller.map((t) => [t.id, t.isSeller])).toEqual([
       [second.id, true],
       [first.id, true],
     ]);
-    expect((await listTickets({ db: h.db(), userId: buyer, now: at(MIN) })).map((t) => t.isSeller)).toEqual([false, false]);
-    expect(await listTickets({ db: h.db(), userId: stranger })).toEqual([]);
-    expect(await getTicket({ db: h.db(), userId: stranger, bookingId: first.id })).toBeNull();
-    const seen = await getTicket({ db: h.db(), userId: seller, bookingId: first.id, now: at(MIN) });
+    expect((await listBookings({ db: h.db(), userId: buyer, now: at(MIN) })).map((t) => t.isSeller)).toEqual([false, false]);
+    expect(await listBookings({ db: h.db(), userId: stranger })).toEqual([]);
+    expect(await getBooking({ db: h.db(), userId: stranger, bookingId: first.id })).toBeNull();
+    const seen = await getBooking({ db: h.db(), userId: seller, bookingId: first.id, now: at(MIN) });
     expect(seen?.actions.find((a) => a.action === "accept")).toMatchObject({ allowed: true, reason: null });
     expect(seen?.buyer).toEqual({ uid: buyer, displayName: expect.any(String), avatar: null, rating: { average: null, count: 0 } });
     expect((await listUpcoming({ db: h.db(), userId: buyer, now: at(MIN) })).map((t) => t.id)).toEqual([second.id]);
     // A seller who also buys: both sides in one list, newest first (each side is read from its own index, then merged).
     await buy(seller, 1000);
-    const back = (await book(seller, await newListing(buyer), { now: at(MIN / 2) })).ticket;
-    expect((await listTickets({ db: h.db(), userId: seller, now: at(MIN) })).map((t) => [t.id, t.isSeller])).toEqual([
+    const back = (await book(seller, await newListing(buyer), { now: at(MIN / 2) })).booking;
+    expect((await listBookings({ db: h.db(), userId: seller, now: at(MIN) })).map((t) => [t.id, t.isSeller])).toEqual([
       [second.id, true],
       [back.id, false],
       [first.id, true],
@@ -513,7 +405,7 @@ describe(`bookings on ${testEngine}`, () => {
     await buy(buyer, 1);
     const key = randomUUID();
     const same = await Promise.all(Array.from({ length: 10 }, () => book(buyer, listing, { key })));
-    expect(new Set(same.map((r) => r.ticket.id)).size).toBe(1);
+    expect(new Set(same.map((r) => r.booking.id)).size).toBe(1);
     expect(same.filter((r) => r.isNew)).toHaveLength(1);
     expect(await total(buyer)).toBe(0);
     await noLedgerProblems();
@@ -521,7 +413,7 @@ describe(`bookings on ${testEngine}`, () => {
 });
 
 describe(`the booking sweeper on ${testEngine}`, () => {
-  const h = helpersFor(() => database);
+  const h = bookingHelpers(() => database);
   const { rec, newUsers, buy, newListing, act, counts, total, noLedgerProblems, ledgerOf } = h;
   const sweep = (now: Date, jobs = bookingSweepJobs({ feePercent: FEE })) =>
     Promise.all(jobs.map((job) => job.run({ db: h.db(), realtime: rec.realtime, now }))).then((done) => Object.fromEntries(jobs.map((job, i) => [job.name, done[i]])));
@@ -541,10 +433,10 @@ describe(`the booking sweeper on ${testEngine}`, () => {
     const [seller, buyer] = (await newUsers(2)) as [string, string];
     await buy(buyer, 3000);
     const listing = await newListing(seller);
-    const pending = (await book(buyer, listing)).ticket;
-    const neverStarted = (await book(buyer, listing)).ticket;
+    const pending = (await book(buyer, listing)).booking;
+    const neverStarted = (await book(buyer, listing)).booking;
     await act(seller, neverStarted.id, "accept", at(MIN));
-    const playing = (await book(buyer, listing, { units: 2 })).ticket;
+    const playing = (await book(buyer, listing, { units: 2 })).booking;
     await act(seller, playing.id, "accept", at(MIN));
     await act(seller, playing.id, "start", at(START));
     const endsAt = START + 60 * MIN;
@@ -600,15 +492,15 @@ describe(`the booking sweeper on ${testEngine}`, () => {
     const pending = await Promise.all(Array.from({ length: 4 }, () => book(buyer, listing, { now: base, start: new Date(base.getTime() + START) })));
     const accepted = await Promise.all(Array.from({ length: 4 }, () => book(buyer, listing, { now: base, start: new Date(base.getTime() + START) })));
     const playing = await Promise.all(Array.from({ length: 4 }, () => book(buyer, listing, { now: base, start: new Date(base.getTime() + START) })));
-    for (const { ticket } of [...accepted, ...playing]) await act(seller, ticket.id, "accept", base);
-    for (const { ticket } of playing) await act(seller, ticket.id, "start", new Date(base.getTime() + START));
+    for (const { booking } of [...accepted, ...playing]) await act(seller, booking.id, "accept", base);
+    for (const { booking } of playing) await act(seller, booking.id, "start", new Date(base.getTime() + START));
     expect(await total(buyer)).toBe(0);
 
     const step = await counts();
     const later = new Date(base.getTime() + 100 * HOUR);
     const [one, two] = await Promise.all([sweep(later), sweep(later)]);
     for (const name of ["accept deadline", "never started", "auto-complete"]) expect(one[name]! + two[name]!, name).toBe(4);
-    const ids = (list: typeof pending) => list.map(({ ticket }) => ticket.id);
+    const ids = (list: typeof pending) => list.map(({ booking }) => booking.id);
     for (const id of [...ids(pending), ...ids(accepted)]) {
       expect((await ledgerOf(id)).map(([kind]) => kind)).toEqual(["booking", "refund"]);
     }
@@ -629,16 +521,16 @@ describe(`the booking sweeper on ${testEngine}`, () => {
     const step = await counts();
     const outcomes = await Promise.allSettled([
       sweep(deadline),
-      ...bookings.map(({ ticket }, i) => (i % 3 === 0 ? act(seller, ticket.id, "accept", deadline) : act(i % 2 ? buyer : seller, ticket.id, "cancel", deadline))),
+      ...bookings.map(({ booking }, i) => (i % 3 === 0 ? act(seller, booking.id, "accept", deadline) : act(i % 2 ? buyer : seller, booking.id, "cancel", deadline))),
       sweep(deadline),
     ]);
     // An acceptance at the deadline is refused. A booking someone held locked while the sweepers passed is left for
     // their next run, as the 30-second interval would: then every booking is cancelled and refunded exactly once.
     for (const outcome of outcomes) if (outcome.status === "rejected") expect(outcome.reason).toMatchObject({ status: 409 });
     await sweep(deadline);
-    for (const { ticket } of bookings) {
-      expect((await statusOf(ticket.id)).status).toBe("cancelled");
-      expect((await ledgerOf(ticket.id)).map(([kind]) => kind)).toEqual(["booking", "refund"]);
+    for (const { booking } of bookings) {
+      expect((await statusOf(booking.id)).status).toBe("cancelled");
+      expect((await ledgerOf(booking.id)).map(([kind]) => kind)).toEqual(["booking", "refund"]);
     }
     expect(await counts()).toMatchObject({ ledger: step.ledger + 6, messages: step.messages + 6 });
     expect(await total(buyer)).toBe(1800);
@@ -650,25 +542,25 @@ describe(`the booking sweeper on ${testEngine}`, () => {
     await buy(buyer, 300 * 5);
     const listing = await newListing(seller);
     const base = at(600 * HOUR);
-    const { ticket } = await book(buyer, listing, { now: base, start: new Date(base.getTime() + HOUR) });
-    await act(seller, ticket.id, "accept", base);
+    const { booking } = await book(buyer, listing, { now: base, start: new Date(base.getTime() + HOUR) });
+    await act(seller, booking.id, "accept", base);
     const startedAt = new Date(base.getTime() + HOUR);
-    await act(seller, ticket.id, "start", startedAt);
+    await act(seller, booking.id, "start", startedAt);
     const key = randomUUID();
-    const same = await Promise.all(Array.from({ length: 10 }, () => act(buyer, ticket.id, "extend", startedAt, { units: 1, idempotencyKey: key })));
+    const same = await Promise.all(Array.from({ length: 10 }, () => act(buyer, booking.id, "extend", startedAt, { units: 1, idempotencyKey: key })));
     expect(same.filter((r) => r.changed)).toHaveLength(1);
-    expect(new Set(same.map((r) => r.ticket.totalPrice))).toEqual(new Set([600]));
+    expect(new Set(same.map((r) => r.booking.totalPrice))).toEqual(new Set([600]));
     // Three more units wanted by six requests: the buyer can pay for three.
-    const many = await Promise.allSettled(Array.from({ length: 6 }, () => act(buyer, ticket.id, "extend", startedAt, { units: 1, idempotencyKey: randomUUID() })));
+    const many = await Promise.allSettled(Array.from({ length: 6 }, () => act(buyer, booking.id, "extend", startedAt, { units: 1, idempotencyKey: randomUUID() })));
     expect(many.filter((r) => r.status === "fulfilled")).toHaveLength(3);
-    const row = await h.db().selectFrom("bookings").selectAll().where("id", "=", ticket.id).executeTakeFirstOrThrow();
+    const row = await h.db().selectFrom("bookings").selectAll().where("id", "=", booking.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ units: 5, total_price: 1500, total_minutes: 150 });
     expect(row.ends_at!.getTime() - startedAt.getTime()).toBe(150 * MIN);
-    expect(await h.db().selectFrom("booking_extensions").select("units").where("booking_id", "=", ticket.id).execute()).toHaveLength(4);
+    expect(await h.db().selectFrom("booking_extensions").select("units").where("booking_id", "=", booking.id).execute()).toHaveLength(4);
     expect(await total(buyer)).toBe(0);
     await noLedgerProblems();
     // Done, so that the next test's sweeps find only their own bookings.
-    await act(buyer, ticket.id, "complete", startedAt);
+    await act(buyer, booking.id, "complete", startedAt);
   });
 
   it("runs the booking jobs from startSweeper with a moved clock, two sweepers (two replicas) acting once between them", async () => {
@@ -677,9 +569,9 @@ describe(`the booking sweeper on ${testEngine}`, () => {
     const listing = await newListing(seller);
     const base = at(800 * HOUR);
     const [a, b, c] = await Promise.all(Array.from({ length: 3 }, () => book(buyer, listing, { now: base, start: new Date(base.getTime() + 2 * HOUR) })));
-    await act(seller, b!.ticket.id, "accept", base);
-    await act(seller, c!.ticket.id, "accept", base);
-    await act(seller, c!.ticket.id, "start", new Date(base.getTime() + 2 * HOUR));
+    await act(seller, b!.booking.id, "accept", base);
+    await act(seller, c!.booking.id, "accept", base);
+    await act(seller, c!.booking.id, "start", new Date(base.getTime() + 2 * HOUR));
     let now = base;
     const step = await counts();
     const replicas = [0, 1].map(() =>
@@ -693,9 +585,9 @@ describe(`the booking sweeper on ${testEngine}`, () => {
       const runs = await Promise.all(replicas.map((replica) => replica.runOnce()));
       const sum = (name: string) => runs.reduce((total, run) => total + (run[name] ?? 0), 0);
       expect([sum("accept deadline"), sum("never started"), sum("auto-complete")]).toEqual([1, 1, 1]);
-      expect(await statusOf(a!.ticket.id)).toMatchObject({ status: "cancelled", cancel_reason: "accept_deadline" });
-      expect(await statusOf(b!.ticket.id)).toMatchObject({ status: "cancelled", cancel_reason: "not_started" });
-      expect(await statusOf(c!.ticket.id)).toMatchObject({ status: "completed", completed_by: "auto" });
+      expect(await statusOf(a!.booking.id)).toMatchObject({ status: "cancelled", cancel_reason: "accept_deadline" });
+      expect(await statusOf(b!.booking.id)).toMatchObject({ status: "cancelled", cancel_reason: "not_started" });
+      expect(await statusOf(c!.booking.id)).toMatchObject({ status: "completed", completed_by: "auto" });
       expect(await counts()).toMatchObject({ ledger: step.ledger + 3, notifications: step.notifications + 6, messages: step.messages + 2 });
       expect(await total(buyer)).toBe(600);
       expect((await getBalance(h.db(), seller)).earned).toBe(240);

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compactSearchParams, EXPLORE_DEFAULTS, exploreHref, exploreSearchParams, type ExploreFilters } from "~/lib/explore";
 import { parseExploreParams } from "~/lib/explore-query";
-import { searchListings } from "~/models/listings.server";
+import { searchListings } from "~/models/listing-search.server";
 import { createBrowserMember } from "../support/auth";
 import { startTestServer, type TestServer } from "../support/server";
 import { seenAt } from "../support/presence";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHAT_DIGEST_INTERVAL_MS, CHAT_DIGEST_MESSAGES_MAX, MAIL_KINDS, MAIL_OFFLINE_AFTER_MS, type MailKind } from "~/lib/constants";
-import { bookingReminderJob } from "~/models/bookings.server";
+import { bookingReminderJob } from "~/models/bookings/sweeper.server";
 import { chatDigestJob } from "~/models/chat-digest.server";
 import { creditPurchase, transfer } from "~/models/coins.server";
 import { recordNotifications } from "~/models/notification.server";

@@ -6,7 +6,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import type { Socket } from "socket.io-client";
 import { beforeAll, describe, expect, it } from "vitest";
-import { purchaseListing } from "~/models/bookings.server";
+import { purchaseListing } from "~/models/bookings/purchase.server";
 import { creditPurchase, ledgerProblems, transfer } from "~/models/coins.server";
 import { createListing } from "~/models/listings.server";
 import { restore, stopUser } from "~/models/moderation-sanctions.server";
@@ -369,7 +369,7 @@ describe(`a suspension (${testEngine})`, () => {
       const heldEscrows = await db().selectFrom("coin_escrows").select("reference").where("payee_id", "=", sellerId).where("status", "=", "held").execute();
       expect(heldEscrows).toEqual([]);
       if (booked.status === "fulfilled") {
-        expect(bookings).toEqual([{ id: booked.value.ticket.id, status: "cancelled", cancel_reason: "moderation" }]);
+        expect(bookings).toEqual([{ id: booked.value.booking.id, status: "cancelled", cancel_reason: "moderation" }]);
         outcomes.add("refunded");
       } else {
         expect(booked.reason).toMatchObject({ status: expect.any(Number) });

@@ -18,7 +18,7 @@ import { HOME_EVENTS_MAX, HOME_GAMES_MAX, HOME_ONLINE_SELLERS_MAX, HOME_POSTS_MA
 import { EXPLORE_DEFAULTS, type ExploreFilters } from "../../app/lib/explore";
 import { listEvents } from "../../app/models/events.server";
 import { listPopularGames } from "../../app/models/game.server";
-import { searchListings } from "../../app/models/listings.server";
+import { searchListings } from "../../app/models/listing-search.server";
 import { listPosts } from "../../app/models/posts.server";
 import { migrateToLatest } from "../../server/db/migrate";
 import { seedDemoData } from "../../server/db/seed";

@@ -16,7 +16,7 @@ import { CompiledQuery, sql } from "kysely";
 import { openDatabase, type DatabaseHandle } from "../../app/infra/db";
 import type { Realtime } from "../../app/infra/realtime";
 import { DEFAULT_PLATFORM_FEE_PERCENT } from "../../app/lib/constants";
-import { bookingReminderJob, bookingSweepJobs } from "../../app/models/bookings.server";
+import { bookingReminderJob, bookingSweepJobs } from "../../app/models/bookings/sweeper.server";
 import { chatDigestJob } from "../../app/models/chat-digest.server";
 import { eventReminderJob } from "../../app/models/events.server";
 import { subscriptionReminderJob } from "../../app/models/subscriptions.server";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chatRoomOf, shouldShowChatPopup, ticketReloads, type ChatMessageEvent } from "~/lib/chat-rules";
+import { chatRoomOf, shouldShowChatPopup, bookingReloads, type ChatMessageEvent } from "~/lib/chat-rules";
 
 const message = (overrides: Partial<ChatMessageEvent> = {}): ChatMessageEvent => ({
   id: 1,
@@ -36,11 +36,11 @@ describe("chat popups (SPEC §2): route × room × sender", () => {
   });
 });
 
-describe("ticket messages (SPEC §4)", () => {
-  it("reload tickets; a cancellation where I am the buyer also refreshes the balance", () => {
-    expect(ticketReloads(message({ messageType: "TEXT" }), "me")).toBeNull();
-    expect(ticketReloads(message({ messageType: "ticket_purchased", metadata: { buyerId: "me" } }), "me")).toEqual({ tickets: true, balance: false });
-    expect(ticketReloads(message({ messageType: "ticket_cancelled", metadata: { buyerId: "me" } }), "me")).toEqual({ tickets: true, balance: true });
-    expect(ticketReloads(message({ messageType: "ticket_cancelled", metadata: { buyerId: "someone" } }), "me")).toEqual({ tickets: true, balance: false });
+describe("booking notices (SPEC §4)", () => {
+  it("reload bookings; a cancellation where I am the buyer also refreshes the balance", () => {
+    expect(bookingReloads(message({ messageType: "TEXT" }), "me")).toBeNull();
+    expect(bookingReloads(message({ messageType: "ticket_purchased", metadata: { buyerId: "me" } }), "me")).toEqual({ bookings: true, balance: false });
+    expect(bookingReloads(message({ messageType: "ticket_cancelled", metadata: { buyerId: "me" } }), "me")).toEqual({ bookings: true, balance: true });
+    expect(bookingReloads(message({ messageType: "ticket_cancelled", metadata: { buyerId: "someone" } }), "me")).toEqual({ bookings: true, balance: false });
   });
 });

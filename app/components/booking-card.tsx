@@ -5,7 +5,7 @@ import { LISTING_MAX_UNITS } from "~/lib/constants";
 import { formatNumber } from "~/lib/format";
 import { messages } from "~/lib/messages";
 import { formatDateTime, isoString } from "~/lib/time";
-import type { Ticket } from "~/models/bookings.server";
+import type { Booking } from "~/models/bookings/view.server";
 import { Avatar } from "./presence";
 import { ReviewLink } from "./review-dialog";
 import { RatingSummary } from "./star-rating";
@@ -22,27 +22,27 @@ const statusTones = {
  * A booking as one of its two people sees it: the other person (labelled 購入者 or 販売者), the session, its
  * state, the actions this person may take now as plain forms, and why the others are not available.
  */
-export function TicketCard({ ticket, extensionKey, error, redirectTo }: { ticket: Ticket; extensionKey?: string; error?: string | null; redirectTo: string }) {
-  const other = ticket.isSeller ? ticket.buyer : ticket.seller;
-  const allowed = ticket.actions.filter((item) => item.allowed);
+export function BookingCard({ booking, extensionKey, error, redirectTo }: { booking: Booking; extensionKey?: string; error?: string | null; redirectTo: string }) {
+  const other = booking.isSeller ? booking.buyer : booking.seller;
+  const allowed = booking.actions.filter((item) => item.allowed);
   // What this person could do in another state or at another time; actions that are never theirs are not listed.
-  const unavailable = ticket.actions.filter((item) => !item.allowed && item.reason && !item.othersOnly);
-  const closed = ticket.status === "completed" || ticket.status === "cancelled";
-  const titleId = `ticket-${ticket.id}-title`;
+  const unavailable = booking.actions.filter((item) => !item.allowed && item.reason && !item.othersOnly);
+  const closed = booking.status === "completed" || booking.status === "cancelled";
+  const titleId = `booking-${booking.id}-title`;
 
   return (
-    <article aria-labelledby={titleId} className="space-y-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200" data-ticket-id={ticket.id}>
+    <article aria-labelledby={titleId} className="space-y-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
       <div className="flex flex-wrap items-start justify-between gap-2">
         <h3 id={titleId} className="font-bold">
-          <Link to={`/tickets/${ticket.listingId}`} className="text-brand-700 underline-offset-2 hover:underline">
-            {ticket.title}
+          <Link to={`/tickets/${booking.listingId}`} className="text-brand-700 underline-offset-2 hover:underline">
+            {booking.title}
           </Link>
         </h3>
-        <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${statusTones[ticket.status]}`}>{BOOKING_STATUS_LABELS[ticket.status]}</span>
+        <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${statusTones[booking.status]}`}>{BOOKING_STATUS_LABELS[booking.status]}</span>
       </div>
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <Avatar name={other.displayName} src={other.avatar} size="sm" />
-        <span className="text-slate-600">{counterpartLabel(ticket.isSeller)}</span>
+        <span className="text-slate-600">{counterpartLabel(booking.isSeller)}</span>
         <Link to={`/u/${other.uid}`} className="font-semibold underline-offset-2 hover:underline">
           {other.displayName}
         </Link>
@@ -50,23 +50,23 @@ export function TicketCard({ ticket, extensionKey, error, redirectTo }: { ticket
       </div>
       <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
         <Fact label="開始希望">
-          <time dateTime={isoString(ticket.desiredStartTime)}>{formatDateTime(ticket.desiredStartTime)}</time>
+          <time dateTime={isoString(booking.desiredStartTime)}>{formatDateTime(booking.desiredStartTime)}</time>
         </Fact>
         <Fact label="時間">
-          {ticket.units}枠・{formatMinutes(ticket.totalMinutes)}
+          {booking.units}枠・{formatMinutes(booking.totalMinutes)}
         </Fact>
-        <Fact label="コイン">{formatNumber(ticket.totalPrice)}</Fact>
-        {ticket.status === "pending" ? <Fact label="承認期限">{formatDateTime(ticket.acceptDeadline)}</Fact> : null}
-        {ticket.status === "in_progress" && ticket.endsAt ? <Fact label="終了予定">{formatDateTime(ticket.endsAt)}</Fact> : null}
-        {ticket.status === "completed" && ticket.completedAt ? <Fact label="完了">{formatDateTime(ticket.completedAt)}</Fact> : null}
+        <Fact label="コイン">{formatNumber(booking.totalPrice)}</Fact>
+        {booking.status === "pending" ? <Fact label="承認期限">{formatDateTime(booking.acceptDeadline)}</Fact> : null}
+        {booking.status === "in_progress" && booking.endsAt ? <Fact label="終了予定">{formatDateTime(booking.endsAt)}</Fact> : null}
+        {booking.status === "completed" && booking.completedAt ? <Fact label="完了">{formatDateTime(booking.completedAt)}</Fact> : null}
       </dl>
-      {ticket.note ? <p className="whitespace-pre-wrap break-words rounded-lg bg-slate-50 px-3 py-2 text-sm">{ticket.note}</p> : null}
-      {ticket.status === "accepted" || ticket.status === "in_progress" ? (
+      {booking.note ? <p className="whitespace-pre-wrap break-words rounded-lg bg-slate-50 px-3 py-2 text-sm">{booking.note}</p> : null}
+      {booking.status === "accepted" || booking.status === "in_progress" ? (
         <p className="text-xs text-slate-600">
-          参加：購入者 {ticket.buyerCheckedInAt ? "✓ 参加済み" : "未"}・販売者 {ticket.sellerCheckedInAt ? "✓ 参加済み" : "未"}
+          参加：購入者 {booking.buyerCheckedInAt ? "✓ 参加済み" : "未"}・販売者 {booking.sellerCheckedInAt ? "✓ 参加済み" : "未"}
         </p>
       ) : null}
-      {ticket.status === "cancelled" && ticket.cancelReason ? <p className="text-sm text-slate-600">{messages.bookings.cancelledLabels[ticket.cancelReason]}（全額返金済み）</p> : null}
+      {booking.status === "cancelled" && booking.cancelReason ? <p className="text-sm text-slate-600">{messages.bookings.cancelledLabels[booking.cancelReason]}（全額返金済み）</p> : null}
       {error ? (
         <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
           {error}
@@ -77,14 +77,14 @@ export function TicketCard({ ticket, extensionKey, error, redirectTo }: { ticket
           {allowed.map((item) =>
             item.action === "extend" ? (
               <Form key={item.action} method="post" className="flex items-end gap-2">
-                <Hidden ticket={ticket} action="extend" redirectTo={redirectTo} />
+                <Hidden booking={booking} action="extend" redirectTo={redirectTo} />
                 <input type="hidden" name="idempotencyKey" value={extensionKey} />
                 <label className="text-sm">
                   <span className="sr-only">延長する枠数</span>
                   <select name="units" defaultValue="1" className="field-input py-1">
                     {Array.from({ length: LISTING_MAX_UNITS }, (_, index) => index + 1).map((units) => (
                       <option key={units} value={units}>
-                        {units}枠（{formatNumber(ticket.pricePerUnit * units)}コイン）
+                        {units}枠（{formatNumber(booking.pricePerUnit * units)}コイン）
                       </option>
                     ))}
                   </select>
@@ -95,7 +95,7 @@ export function TicketCard({ ticket, extensionKey, error, redirectTo }: { ticket
               </Form>
             ) : (
               <Form key={item.action} method="post">
-                <Hidden ticket={ticket} action={item.action} redirectTo={redirectTo} />
+                <Hidden booking={booking} action={item.action} redirectTo={redirectTo} />
                 <button type="submit" className={`${item.action === "cancel" ? "btn-secondary" : "btn-primary"} min-h-9 px-3 text-sm`}>
                   {item.label}
                 </button>
@@ -104,10 +104,10 @@ export function TicketCard({ ticket, extensionKey, error, redirectTo }: { ticket
           )}
         </div>
       ) : null}
-      {ticket.status === "completed" ? (
-        ticket.canReview ? (
+      {booking.status === "completed" ? (
+        booking.canReview ? (
           <ReviewLink
-            target={{ bookingId: ticket.id, isBuyer: !ticket.isSeller, counterpart: { displayName: other.displayName, avatar: other.avatar } }}
+            target={{ bookingId: booking.id, isBuyer: !booking.isSeller, counterpart: { displayName: other.displayName, avatar: other.avatar } }}
             className="btn-primary inline-flex min-h-9 px-3 text-sm"
           >
             {`${other.displayName}さんのレビューを書く`}
@@ -129,10 +129,10 @@ export function TicketCard({ ticket, extensionKey, error, redirectTo }: { ticket
   );
 }
 
-function Hidden({ ticket, action, redirectTo }: { ticket: Ticket; action: string; redirectTo: string }) {
+function Hidden({ booking, action, redirectTo }: { booking: Booking; action: string; redirectTo: string }) {
   return (
     <>
-      <input type="hidden" name="bookingId" value={ticket.id} />
+      <input type="hidden" name="bookingId" value={booking.id} />
       <input type="hidden" name="intent" value={action} />
       <input type="hidden" name="redirectTo" value={redirectTo} />
     </>
