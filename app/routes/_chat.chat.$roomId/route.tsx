@@ -65,6 +65,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   throw redirect(`/chat/${roomId}`);
 }
 
+/** The room's page: its messages and composer; with JavaScript, their state is `useChatRoom`'s (use-chat-room.ts). */
 export default function ChatRoomPage() {
   const loaded = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
