@@ -6,7 +6,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   throw new Response(notFoundMessage(new URL(request.url).pathname), { status: 404, statusText: "Not Found" });
 }
 
-// The loader always throws, so the root error boundary renders the page; actions on unknown paths 404 too.
+// The loader always throws, so the default layout's error boundary renders the page; actions on unknown paths 404 too.
 export const action = loader;
 
 export default function NotFound() {

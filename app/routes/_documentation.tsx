@@ -1,12 +1,31 @@
 import { NavLink, Outlet } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SiteChrome } from "~/components/site-chrome";
 import { documentationLinks } from "~/components/site-footer";
 
 /** Support and legal pages: a side menu of all of them beside the document. */
 export default function DocumentationLayout() {
   return (
+    <DocumentationFrame>
+      <Outlet />
+    </DocumentationFrame>
+  );
+}
+
+/** A page of this layout that failed (a 404, a 500) shows its error inside the layout, its navigation usable (ADR 057). */
+export function ErrorBoundary() {
+  return (
+    <DocumentationFrame>
+      <GeneralErrorBoundary />
+    </DocumentationFrame>
+  );
+}
+
+function DocumentationFrame({ children }: { children: ReactNode }) {
+  return (
     <SiteChrome>
-      <div className="mx-auto grid max-w-6xl gap-8 px-4 py-8 md:grid-cols-[14rem_1fr]">
+      <div data-layout="documentation" className="mx-auto grid max-w-6xl gap-8 px-4 py-8 md:grid-cols-[14rem_1fr]">
         <nav aria-label="サポートと規約" className="md:sticky md:top-20 md:self-start">
           <ul className="flex gap-2 overflow-x-auto text-sm md:flex-col md:gap-1">
             {documentationLinks.map((link) => (
@@ -24,7 +43,7 @@ export default function DocumentationLayout() {
           </ul>
         </nav>
         <article className="min-w-0 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
-          <Outlet />
+          {children}
         </article>
       </div>
     </SiteChrome>

@@ -1,12 +1,31 @@
 import { Outlet } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SiteChrome } from "~/components/site-chrome";
 
 /** Account settings pages. */
 export default function SettingsLayout() {
   return (
+    <SettingsFrame>
+      <Outlet />
+    </SettingsFrame>
+  );
+}
+
+/** A page of this layout that failed (a 404, a 500) shows its error inside the layout, its navigation usable (ADR 057). */
+export function ErrorBoundary() {
+  return (
+    <SettingsFrame>
+      <GeneralErrorBoundary />
+    </SettingsFrame>
+  );
+}
+
+function SettingsFrame({ children }: { children: ReactNode }) {
+  return (
     <SiteChrome>
-      <div className="mx-auto max-w-4xl px-4 py-8">
-        <Outlet />
+      <div data-layout="settings" className="mx-auto max-w-4xl px-4 py-8">
+        {children}
       </div>
     </SiteChrome>
   );

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cancelledTitle, reminderTitle } from "~/lib/messages/bookings";
 import { ledgerProblems } from "~/models/coins.server";
 import { ensureHaproxy, freePort, startCluster, type Cluster } from "../../server/cluster/cluster";
-import { ChatSendError, createChatOutbox, newClientId } from "../../app/components/chat-send";
+import { ChatSendError, createChatOutbox, newClientId } from "../../app/routes/_chat.chat.$roomId/chat-outbox";
 import { createApiClient } from "../../app/lib/api-client";
 import { moveWhenAsked } from "../../app/lib/realtime-connection";
 import { remoteMember } from "../support/auth";

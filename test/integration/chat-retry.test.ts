@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBrowserMember, createMember, type Member } from "../support/auth";
 import { startCuttingProxy } from "../support/cutting-proxy";
 import { collect, serverWithSockets, settle } from "../support/sockets";
-import { createChatOutbox, newClientId, type ChatSendBody } from "../../app/components/chat-send";
+import { createChatOutbox, newClientId, type ChatSendBody } from "../../app/routes/_chat.chat.$roomId/chat-outbox";
 import type { Realtime } from "../../app/infra/realtime";
 import { createApiClient } from "../../app/lib/api-client";
 import { createChatSender } from "../../app/models/chat-sender.server";

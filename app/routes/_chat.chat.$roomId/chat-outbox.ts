@@ -20,12 +20,13 @@ export interface ChatSendBody {
  * (a rule: blocked, too many messages, the room is gone) and its message says why.
  */
 export class ChatSendError extends Error {
-  override name = "ChatSendError";
   constructor(
     message: string,
     readonly retryable: boolean,
   ) {
     super(message);
+    // Set here rather than as a class field, which the browser build would compile to a helper of its own.
+    this.name = "ChatSendError";
   }
 }
 

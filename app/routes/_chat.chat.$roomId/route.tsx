@@ -1,20 +1,13 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { z } from "zod";
-import { useAuth } from "~/components/auth-provider";
-import { useFocusedRoom } from "~/components/chat-focus";
-import { ChatSendError, createChatOutbox, newClientId, type ChatSendBody } from "~/components/chat-send";
 import { roomTitle } from "~/components/chat-view";
 import { HiddenBadge, ReportLink } from "~/components/moderation-slots";
 import { OffPlatformNotice, OffPlatformWarningDialog } from "~/components/off-platform-warning";
 import { Avatar } from "~/components/presence";
-import { useRealtime, useRealtimeEvent } from "~/components/realtime-provider";
-import { useVisualViewportHeight } from "~/components/use-visual-viewport-height";
 import { requireProfile } from "~/http/auth.server";
 import { readFormData } from "~/http/forms.server";
-import type { ChatMessageEvent } from "~/lib/chat-rules";
 import { CHAT_MESSAGE_MAX } from "~/lib/constants";
 import { chatErrorMessage } from "~/lib/error-messages";
 import { messages as text } from "~/lib/messages";
@@ -22,11 +15,11 @@ import * as offPlatformText from "~/lib/messages/off-platform";
 import { pageMeta } from "~/lib/meta";
 import { looksLikeOffPlatformPayment } from "~/lib/off-platform";
 import { parseParams, parseQuery } from "~/lib/params";
-import { RealtimeEvent } from "~/lib/realtime-events";
 import { formatDateTime, isoString } from "~/lib/time";
 import { roomPageQuerySchema, sendMessageSchema } from "~/lib/validation/chat";
 import { uuidParam } from "~/lib/validation/fields";
 import { ChatError, getRoom, listMessages, markRead, type ChatMessage } from "~/models/chat.server";
+import { useChatRoom } from "./use-chat-room";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.title ?? "チャット");
 
@@ -73,164 +66,14 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   throw redirect(`/chat/${roomId}`);
 }
 
-/** A message on screen: stored, or still in the outbox (送信中), or given up on (`failed`: 「再送」 sends it again). */
-type Shown = ChatMessage & { pending?: boolean; failed?: boolean };
-
-/**
- * The stored messages in order, each once, then the ones not stored yet in the order typed; a waiting message whose
- * stored copy has arrived (the answer, its event, or a refetch) is shown once, as stored.
- */
-const inOrder = (list: Shown[]) => {
-  const stored = new Map<number, Shown>();
-  const waiting: Shown[] = [];
-  for (const message of list) {
-    if (message.pending || message.failed) waiting.push(message);
-    else stored.set(message.id, message);
-  }
-  const storedIds = new Set([...stored.values()].map((message) => message.clientId));
-  return [...[...stored.values()].sort((a, b) => a.id - b.id), ...waiting.filter((message) => !storedIds.has(message.clientId))];
-};
-
+/** The room's page: its messages and composer; with JavaScript, their state is `useChatRoom`'s (use-chat-room.ts). */
 export default function ChatRoomPage() {
   const loaded = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const actionError = actionData && "error" in actionData ? actionData.error : undefined;
   const offPlatformPage = actionData && "offPlatform" in actionData ? actionData.offPlatform : undefined;
-  // A text waiting for the answer to the off-platform payment warning (PRODUCT §10).
-  const [warning, setWarning] = useState<{ content: string; form: HTMLFormElement } | null>(null);
-  const composer = useRef<HTMLTextAreaElement>(null);
-  const { api } = useAuth();
-  const { reconnects, socket } = useRealtime();
-  const socketRef = useRef(socket);
-  socketRef.current = socket;
-  const outbox = useMemo(() => createChatOutbox({ socket: () => socketRef.current, api }), [api]);
-  // What each waiting message was sent with, for 「再送」.
-  const sent = useRef(new Map<string, ChatSendBody>());
   const roomId = loaded.room.id;
-  // Open and focused here: no push of this room's messages meanwhile (ADR 052).
-  useFocusedRoom(roomId);
-  const [shown, setShown] = useState<Shown[]>(loaded.messages);
-  const [hasMore, setHasMore] = useState(loaded.hasMore);
-  const [sendError, setSendError] = useState<string | null>(null);
-  const bottom = useRef<HTMLDivElement>(null);
-  const olderLink = useRef<HTMLAnchorElement>(null);
-  const loadingOlder = useRef(false);
-  const pendingId = useRef(-1);
-
-  // A new room or a new page from the server (no-JS paging, revalidation) replaces what is shown.
-  useEffect(() => {
-    setShown(loaded.messages);
-    setHasMore(loaded.hasMore);
-  }, [loaded.messages, loaded.hasMore]);
-
-  const markReadSoon = useCallback(() => void api.post(`/api/chat/rooms/${roomId}/mark-read`).catch(() => {}), [api, roomId]);
-
-  useRealtimeEvent<ChatMessageEvent>(RealtimeEvent.chatMessage, (message) => {
-    if (message.chatRoomId !== roomId) return;
-    setShown((current) => inOrder([...current, message as ChatMessage]));
-    markReadSoon();
-  });
-
-  // After a reconnect, fetch what may have been missed: the server is the truth.
-  useEffect(() => {
-    if (reconnects === 0 || loaded.before) return;
-    api
-      .get<{ data: { messages: ChatMessage[] } }>(`/api/chat/messages?roomId=${roomId}`)
-      .then((result) => result && setShown((current) => inOrder([...current, ...result.data.messages])))
-      .catch(() => {});
-  }, [reconnects, api, roomId, loaded.before]);
-
-  // Follow the conversation when a message is added at the end, not when older ones are prepended; and when the
-  // on-screen keyboard opens or closes, keep the newest message above the composer.
-  const newestId = shown.at(-1)?.id;
-  useEffect(() => {
-    if (!loaded.before) bottom.current?.scrollIntoView({ block: "end" });
-  }, [newestId, loaded.before]);
-  useVisualViewportHeight(() => {
-    if (!loaded.before) bottom.current?.scrollIntoView({ block: "end" });
-  });
-
-  const loadOlder = async (event?: React.MouseEvent) => {
-    const oldest = shown.find((m) => !m.pending && !m.failed);
-    if (!oldest || loadingOlder.current) return;
-    event?.preventDefault();
-    loadingOlder.current = true;
-    const result = await api.get<{ data: { messages: ChatMessage[]; hasMore: boolean } }>(`/api/chat/messages?roomId=${roomId}&before=${oldest.id}`).catch(() => undefined);
-    loadingOlder.current = false;
-    if (!result) return;
-    setShown((current) => inOrder([...result.data.messages, ...current]));
-    setHasMore(result.data.hasMore);
-  };
-
-  // Scrolling up to the "older" link loads the previous page in place.
-  useEffect(() => {
-    const link = olderLink.current;
-    if (!link || !hasMore) return;
-    const observer = new IntersectionObserver(([entry]) => entry?.isIntersecting && void loadOlder());
-    observer.observe(link);
-    return () => observer.disconnect();
-  });
-
-  const send = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const content = String(new FormData(form).get("content") ?? "").trim();
-    if (!content) return setSendError(text.chat.emptyMessage);
-    setSendError(null);
-    if (looksLikeOffPlatformPayment(content)) return setWarning({ content, form });
-    await deliver(form, content, false);
-  };
-
-  const deliver = (form: HTMLFormElement, content: string, offPlatformConfirmed: boolean) => {
-    form.reset();
-    const body: ChatSendBody = { roomId, content, clientId: newClientId(), ...(offPlatformConfirmed ? { offPlatformConfirmed } : {}) };
-    // Shown at once as 送信中, replaced by the stored copy when it comes.
-    const pending: Shown = {
-      id: pendingId.current--,
-      clientId: body.clientId,
-      content,
-      messageType: "TEXT",
-      metadata: null,
-      chatRoomId: roomId,
-      sender: { uid: loaded.viewerId, supabaseId: loaded.viewerId, displayName: "", avatar: null },
-      createdAt: new Date().toISOString(),
-      pending: true,
-    };
-    setShown((current) => [...current, pending]);
-    return sendBody(body);
-  };
-
-  /** Hands the message to the outbox (again, for 「再送」) and shows what came of it. */
-  const sendBody = async (body: ChatSendBody) => {
-    sent.current.set(body.clientId, body);
-    const mark = (change: Partial<Shown>) =>
-      setShown((current) => current.map((message) => (message.clientId === body.clientId && message.id < 0 ? { ...message, ...change } : message)));
-    mark({ pending: true, failed: false });
-    try {
-      const message = await outbox.send(body);
-      setShown((current) => inOrder([...current, message]));
-      sent.current.delete(body.clientId);
-    } catch (error) {
-      if (error instanceof ChatSendError && error.retryable) return mark({ pending: false, failed: true });
-      // Refused (a rule): the text goes back to the composer, unless something new is being typed there.
-      setShown((current) => current.filter((message) => message.clientId !== body.clientId || message.id > 0));
-      sent.current.delete(body.clientId);
-      if (composer.current && !composer.current.value) composer.current.value = body.content;
-      setSendError(error instanceof Error ? error.message : text.api.failed);
-    }
-  };
-
-  const resend = (clientId: string | undefined) => {
-    const body = clientId && sent.current.get(clientId);
-    if (body) void sendBody(body);
-  };
-
-  const discard = (clientId: string | undefined) => {
-    setShown((current) => current.filter((message) => message.clientId !== clientId || message.id > 0));
-    if (clientId) sent.current.delete(clientId);
-  };
-
-  const oldest = shown.find((m) => !m.pending && !m.failed);
+  const { shown, olderThan, sendError, offPlatformWarning, composer, bottom, olderLink, send, loadOlder, resend, discard } = useChatRoom(loaded);
   const otherPerson = loaded.room.type === "DIRECT" ? loaded.room.participants.find((p) => p.uid !== loaded.viewerId) : undefined;
   return (
     <section aria-labelledby="room-title" className="flex w-full flex-col">
@@ -246,9 +89,9 @@ export default function ChatRoomPage() {
         </h1>
       </header>
       <div className="flex-1 overflow-y-auto px-4 py-4" aria-live="polite">
-        {hasMore && oldest ? (
+        {olderThan ? (
           <p className="mb-4 text-center">
-            <Link ref={olderLink} to={`?before=${oldest.id}`} onClick={loadOlder} className="text-sm text-brand-600 underline">
+            <Link ref={olderLink} to={`?before=${olderThan.id}`} onClick={loadOlder} className="text-sm text-brand-600 underline">
               以前のメッセージを表示
             </Link>
           </p>
@@ -324,18 +167,8 @@ export default function ChatRoomPage() {
           </OffPlatformNotice>
         </section>
       ) : null}
-      {warning ? (
-        <OffPlatformWarningDialog
-          content={warning.content}
-          onConfirm={() => {
-            setWarning(null);
-            void deliver(warning.form, warning.content, true);
-          }}
-          onCancel={() => {
-            setWarning(null);
-            composer.current?.focus();
-          }}
-        />
+      {offPlatformWarning ? (
+        <OffPlatformWarningDialog content={offPlatformWarning.content} onConfirm={offPlatformWarning.confirm} onCancel={offPlatformWarning.cancel} />
       ) : null}
       <Form method="post" onSubmit={send} className="border-t border-slate-200 bg-white p-3" data-composer="">
         {actionError || sendError ? (
