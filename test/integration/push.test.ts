@@ -436,7 +436,7 @@ describe(`Web Push (${testEngine})`, () => {
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { fieldErrors: Record<string, string[]> } }).error.fieldErrors.keys).toContain(pushText.invalidSubscription);
     await expect(
-      savePushSubscription({ db: db(), userId: owner.id, subscription: push.subscribe().json, userAgent: null, allowHttp: false }),
+      savePushSubscription({ db: db(), userId: owner.id, subscription: push.subscribe().json, userAgent: null, outbound: { allowLoopback: false } }),
     ).rejects.toBeInstanceOf(PushError);
 
     // The owner's 「解除」 without JavaScript.
