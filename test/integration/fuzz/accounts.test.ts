@@ -15,5 +15,7 @@ const world = useFuzzWorld();
 
 describe("input fuzzing: accounts", () => {
   noInputAnswers500(accountsRows, world, file);
-  unstorableTextIsRefused(accountsRows, world, file);
+  unstorableTextIsRefused(accountsRows, world, file, {
+    lenient: { "POST routes/logout": "signing out always works: a body with NUL reads as an empty one (app/routes/logout.tsx)" },
+  });
 });

@@ -45,6 +45,7 @@ export async function startFuzzWorld({ stripe = false }: { stripe?: boolean } = 
   });
   const bookingId = ((await booked.json()) as { data: { ticket: { id: string } } }).data.ticket.id;
   const played = await browser.api(`/api/listings/${listingId}/purchase`, { json: { units: 1, desiredStartTime: Date.now() + 60_000 }, headers: { "Idempotency-Key": randomUUID() } });
+  if (!booked.ok || !played.ok) throw new Error(`the fuzz world's bookings: ${booked.status} ${played.status} ${await played.clone().text()}`);
   const completedBookingId = ((await played.json()) as { data: { ticket: { id: string } } }).data.ticket.id;
   for (const [member, action] of [[other, "accept"], [other, "start"], [browser, "complete"]] as const) {
     const response = await member.api(`/api/tickets/${completedBookingId}/${action}`, { json: {} });
@@ -98,9 +99,10 @@ export async function startFuzzWorld({ stripe = false }: { stripe?: boolean } = 
 /** The world, made before the file's tests and closed after them: read `world()` inside a test. */
 export function useFuzzWorld(options: { stripe?: boolean } = {}) {
   let world: Awaited<ReturnType<typeof startFuzzWorld>> | undefined;
+  // Two servers, members, listings and bookings: on a busy machine this takes longer than a hook's default minute.
   beforeAll(async () => {
     world = await startFuzzWorld(options);
-  });
+  }, 300_000);
   afterAll(async () => {
     await world?.close();
   });
