@@ -93,6 +93,8 @@ const LOCAL_SERVERS: Extract<PlaywrightTestConfig["webServer"], unknown[]> = [
       DISCORD_CLIENT_SECRET: DISCORD_CLIENT.secret,
       DISCORD_URL,
       DISCORD_CDN_URL: DISCORD_URL,
+      // The Discord stand-in's avatars are on loopback: only the tests' switch lets the server fetch them.
+      TEST_OUTBOUND_LOOPBACK: "true",
     },
   },
   ...(process.env.E2E_PG_DATABASE_URL
@@ -115,6 +117,7 @@ const LOCAL_SERVERS: Extract<PlaywrightTestConfig["webServer"], unknown[]> = [
             DISCORD_CLIENT_SECRET: DISCORD_CLIENT.secret,
             DISCORD_URL,
             DISCORD_CDN_URL: DISCORD_URL,
+            TEST_OUTBOUND_LOOPBACK: "true",
           },
         },
       ]

@@ -48,7 +48,7 @@ import { createReadRouting } from "./read-routing";
 import { startPresenceTracker, type PresenceTracker } from "./presence";
 import { requestLog, routeLabels } from "./request-log";
 import { attachRoomFocus } from "./room-focus";
-import { cspNonce, inlineOnlyPolicy, refuseCrossSiteWrites, refuseHostLikePaths, securityHeaders } from "./security";
+import { cspNonce, inlineOnlyPolicy, refuseCrossSiteWrites, refuseHostLikePaths, refuseUnstorableUrls, securityHeaders } from "./security";
 import { startSweeper, type Sweeper } from "./sweeper";
 
 export interface AppServerOptions {
@@ -279,6 +279,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   );
   app.use(refuseCrossSiteWrites);
   app.use(refuseHostLikePaths);
+  app.use(refuseUnstorableUrls);
   app.use(discardUnreadBody());
 
   // Refused while overloaded (503 + Retry-After); pages and /healthz are not, they wait behind a short queue.

@@ -90,6 +90,18 @@ export const refuseCrossSiteWrites: RequestHandler = (req, res, next) => {
 };
 
 /**
+ * A URL with a NUL in its path or query (`%00`) is a 400 before the app: the database cannot store NUL (ADR 054), and
+ * no route's params or query need one. The request readers refuse it in bodies (app/http/unstorable.server.ts); percent
+ * decoding never yields a lone surrogate (bad UTF-8 becomes U+FFFD), so NUL is all a URL can carry of that kind.
+ */
+export const refuseUnstorableUrls: RequestHandler = (req, res, next) => {
+  if (!/%00|\u0000/i.test(req.originalUrl)) return next();
+  const message = messages.validation.invalidCharacters;
+  if (/^\/(api|auth\/v1)(\/|$)/.test(req.path)) res.status(400).json({ success: false, error: { code: "invalid_input", message } });
+  else res.status(400).type("text/plain; charset=utf-8").send(message);
+};
+
+/**
  * A path that decodes to `//…` or `/\…` reads as another host to a URL parser: React Router's, rendering the page's
  * links, threw on `/%5CIsc%3A%5Bgv` (an invalid host) and the page was a 500. No page of ours has such a path, so it
  * is the 404 of any unknown path (SPEC §8), answered before the app.

@@ -16,6 +16,7 @@ import { PushError } from "~/models/push.server";
 import { ReportError } from "~/models/reports.server";
 import { ReviewError } from "~/models/reviews.server";
 import { SubscriptionError } from "~/models/subscriptions.server";
+import { unstorableField } from "./unstorable.server";
 
 /** The JSON envelope of PRODUCT §8: `{success:true, …}` or `{success:false, error:{code, message}}`. */
 export function apiOk<T extends Record<string, unknown>>(body: T, init?: ResponseInit) {
@@ -53,13 +54,22 @@ export async function requireApiUser(context: AppLoadContext): Promise<AuthUser>
   return user;
 }
 
-/** Parses a JSON body; a body that is not JSON is a 400, not a 500. */
+/**
+ * Parses a JSON body; a body that is not JSON is a 400, not a 500. So is one with a string (anywhere, keys included)
+ * the database cannot store, with the field it is under (./unstorable.server.ts): whatever a route's schema checks.
+ */
 export async function readJson(request: Request): Promise<unknown> {
+  let body: unknown;
   try {
-    return await request.json();
+    body = await request.json();
   } catch {
     throw apiError(400, "invalid_json", messages.validation.checkInput);
   }
+  const field = unstorableField(body);
+  if (field !== null) {
+    throw apiError(400, "invalid_input", messages.validation.checkInput, field ? { [field]: [messages.validation.invalidCharacters] } : undefined);
+  }
+  return body;
 }
 
 /** Validates input with a shared schema; a mismatch is a 400 with Japanese field errors. */

@@ -2,6 +2,7 @@ import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/
 import { UPLOAD_FIELD_MAX_BYTES, UPLOAD_FORM_MAX_FIELDS, UPLOAD_FORM_OVERHEAD_BYTES } from "~/lib/constants";
 import { messages } from "~/lib/messages";
 import { UploadError } from "~/models/uploads.server";
+import { isUnstorableText } from "./unstorable.server";
 
 export interface UploadForm {
   /** The text fields (the first value of each name). */
@@ -12,6 +13,7 @@ export interface UploadForm {
 
 const tooLarge = () => new UploadError(413, messages.uploads.tooLarge);
 const broken = () => new UploadError(400, messages.validation.checkInput);
+const unstorable = () => new UploadError(400, messages.validation.invalidCharacters);
 
 /**
  * Reads a multipart form with one file (the part named `fileField`, "file" by default) without ever holding more
@@ -49,6 +51,7 @@ export async function readUploadForm(
   const handler: UploadHandler = async ({ name, filename, data }) => {
     if (++parts > UPLOAD_FORM_MAX_FIELDS) throw broken();
     const isFile = name === fileField;
+    if (isUnstorableText(name) || isUnstorableText(filename ?? "")) throw unstorable();
     if (isFile && file) throw broken();
     if (!isFile && typeof filename === "string" && filename !== "") throw broken();
     const limit = isFile ? maxFileBytes : UPLOAD_FIELD_MAX_BYTES;
@@ -63,8 +66,10 @@ export async function readUploadForm(
     const bytes = concat(chunks, size);
     if (isFile) {
       if (size > 0) file = { bytes, filename: filename ?? "" };
-    } else if (!fields.has(name)) {
-      fields.set(name, new TextDecoder().decode(bytes));
+    } else {
+      const text = new TextDecoder().decode(bytes);
+      if (isUnstorableText(text)) throw unstorable();
+      if (!fields.has(name)) fields.set(name, text);
     }
     return undefined;
   };

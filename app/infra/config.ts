@@ -141,8 +141,11 @@ const envSchema = z.object({
     .string()
     .refine((value) => /^mailto:[^\s@]+@[^\s@]+$/.test(value) || /^https:\/\/[^\s]+$/.test(value), "must be a mailto: address or an https:// URL")
     .optional(),
-  /** Accepts http:// push endpoints (a stand-in push service in tests); real push services are https only. */
-  PUSH_ALLOW_HTTP_ENDPOINTS: z
+  /**
+   * Tests only: requests to URLs users chose (push endpoints, Discord avatars; app/infra/outbound.ts) may also go to
+   * http:// and loopback addresses, where the tests' own stand-ins listen. Every other private address stays refused.
+   */
+  TEST_OUTBOUND_LOOPBACK: z
     .enum(["true", "false"])
     .default("false")
     .transform((value) => value === "true"),

@@ -1,5 +1,6 @@
 import * as oauth from "oauth4webapi";
 import { DISCORD_AVATAR_MAX_BYTES as AVATAR_MAX_BYTES } from "~/lib/constants";
+import { outboundRequest, type OutboundPolicy } from "./outbound";
 
 /**
  * Discord as an OAuth 2.0 authorization server (issue 36, ADR 039), through oauth4webapi with the endpoints named:
@@ -141,9 +142,13 @@ const HASH = /^(a_)?[0-9a-f]{32}$/;
 /**
  * An image from Discord's CDN (a new account's avatar, fetched once to be re-encoded as our own upload): the bytes, or
  * null when the URL is not on the CDN, or it fails, is slow or too big. Nothing else is fetched: the URL comes from
- * user_metadata, which its user can write.
+ * user_metadata, which its user can write; and it goes out through outboundRequest (ADR 054): https to a public
+ * address only, no redirects.
  */
-export async function fetchDiscordImage(url: string, { cdnUrl, timeoutMs }: { cdnUrl: string; timeoutMs: number }): Promise<Uint8Array | null> {
+export async function fetchDiscordImage(
+  url: string,
+  { cdnUrl, timeoutMs, outbound }: { cdnUrl: string; timeoutMs: number; outbound: OutboundPolicy },
+): Promise<Uint8Array | null> {
   let target: URL;
   try {
     target = new URL(url);
@@ -152,10 +157,9 @@ export async function fetchDiscordImage(url: string, { cdnUrl, timeoutMs }: { cd
   }
   if (target.origin !== new URL(cdnUrl).origin || !/^\/avatars\/[0-9]{1,20}\/(a_)?[0-9a-f]{32}\.png$/.test(target.pathname)) return null;
   try {
-    const response = await fetch(target, { signal: AbortSignal.timeout(timeoutMs), redirect: "error" });
-    if (!response.ok || Number(response.headers.get("content-length") ?? 0) > AVATAR_MAX_BYTES) return null;
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    return bytes.byteLength <= AVATAR_MAX_BYTES ? bytes : null;
+    // Over the limit, outboundRequest stops reading and fails: no avatar.
+    const response = await outboundRequest(target, { timeoutMs, maxBytes: AVATAR_MAX_BYTES }, outbound);
+    return response.status >= 200 && response.status < 300 ? new Uint8Array(response.body) : null;
   } catch {
     return null;
   }

@@ -1,5 +1,6 @@
 import webpush from "web-push";
 import type { PushUrgency } from "./db/schema";
+import { OutboundRefusal, outboundRequest, type OutboundPolicy } from "./outbound";
 
 /** A device as its push service knows it: where to post, and the keys the payload is encrypted for. */
 export interface PushTarget {
@@ -35,20 +36,22 @@ export interface PushClient {
 
 /**
  * The Web Push protocol (RFC 8030) with VAPID (RFC 8292) and aes128gcm payloads (RFC 8291), through the `web-push`
- * library: it signs the JWT and encrypts the payload (`generateRequestDetails`), and the request goes out with fetch,
- * which has a timeout of ours and speaks http:// to a stand-in push service in tests (the library's own sender is
- * https only).
+ * library: it signs the JWT and encrypts the payload (`generateRequestDetails`), and the request goes out through
+ * outboundRequest (./outbound.ts): the endpoint is a URL the browser chose, so it must be https on a public address,
+ * checked again now and connected to as checked (ADR 054). A refused endpoint is a push refused for good.
  */
 export function createPushClient({
   publicKey,
   privateKey,
   subject,
   timeoutMs,
+  outbound,
 }: {
   publicKey: string;
   privateKey: string;
   subject: string;
   timeoutMs: number;
+  outbound: OutboundPolicy;
 }): PushClient {
   return {
     publicKey,
@@ -60,22 +63,21 @@ export function createPushClient({
         ...(options.topic ? { topic: options.topic } : {}),
         contentEncoding: "aes128gcm",
       });
-      const headers = new Headers();
-      // fetch sets Content-Length from the body itself.
-      for (const [name, value] of Object.entries(details.headers)) if (name.toLowerCase() !== "content-length") headers.set(name, String(value));
-      let response: Response;
+      const headers: Record<string, string> = {};
+      // outboundRequest sets Content-Length from the body itself.
+      for (const [name, value] of Object.entries(details.headers)) if (name.toLowerCase() !== "content-length") headers[name] = String(value);
+      let response: Awaited<ReturnType<typeof outboundRequest>>;
       try {
-        response = await fetch(details.endpoint, {
-          method: details.method,
-          headers,
-          body: details.body ? new Uint8Array(details.body) : null,
-          redirect: "manual",
-          signal: AbortSignal.timeout(timeoutMs),
-        });
+        response = await outboundRequest(
+          details.endpoint,
+          { method: details.method, headers, body: details.body ? new Uint8Array(details.body) : null, timeoutMs, maxBytes: PUSH_ANSWER_MAX_BYTES },
+          outbound,
+        );
       } catch (error) {
+        if (error instanceof OutboundRefusal && !error.temporary) return { outcome: "refused", status: 0, error: `endpoint refused: ${error.message}` };
         return { outcome: "retry", status: null, error: error instanceof Error ? error.message : String(error) };
       }
-      const text = await response.text().catch(() => "");
+      const text = response.body.toString("utf8");
       const { status } = response;
       if (status >= 200 && status < 300) return { outcome: "sent", status };
       if (status === 404 || status === 410) return { outcome: "gone", status };
@@ -85,6 +87,9 @@ export function createPushClient({
     },
   };
 }
+
+/** A push service answers with a status and a line of text at most: more is not read. */
+const PUSH_ANSWER_MAX_BYTES = 64 * 1024;
 
 /** Retry-After as seconds or as an HTTP date, in milliseconds from now. */
 function retryAfterMs(value: string | null) {

@@ -1,5 +1,6 @@
 import type { Database } from "~/infra/db/schema";
 import { fetchDiscordImage } from "~/infra/discord";
+import type { OutboundPolicy } from "~/infra/outbound";
 import { log } from "~/infra/logger.server";
 import type { Realtime } from "~/infra/realtime";
 import type { ImageStorage } from "~/infra/storage";
@@ -26,6 +27,7 @@ export async function createProfileFromDiscord({
   metadata,
   cdnUrl,
   timeoutMs,
+  outbound,
 }: {
   db: Database;
   realtime: Realtime;
@@ -35,6 +37,8 @@ export async function createProfileFromDiscord({
   metadata: Record<string, unknown>;
   cdnUrl: string;
   timeoutMs: number;
+  /** Where the avatar may be fetched from (ADR 054). */
+  outbound: OutboundPolicy;
 }) {
   const claims = (metadata.custom_claims ?? {}) as Record<string, unknown>;
   const displayName = [claims.global_name, metadata.full_name, metadata.name]
@@ -43,7 +47,7 @@ export async function createProfileFromDiscord({
     .find((parsed) => parsed?.success)?.data;
   const { created } = await saveProfile({ db, realtime, userId, email, input: { displayName: displayName ?? messages.auth.discordFallbackName, bio: "", games: [] } });
   if (!created || typeof metadata.avatar_url !== "string") return;
-  const bytes = await fetchDiscordImage(metadata.avatar_url, { cdnUrl, timeoutMs });
+  const bytes = await fetchDiscordImage(metadata.avatar_url, { cdnUrl, timeoutMs, outbound });
   if (!bytes) return;
   try {
     const image = await storeImage({ db, storage, userId, kind: "avatar", bytes });

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { sql } from "kysely";
 import type { Database } from "~/infra/db/schema";
+import { checkOutboundUrl, OutboundRefusal, type OutboundPolicy } from "~/infra/outbound";
+import { log } from "~/infra/logger.server";
 import { PUSH_DEVICES_MAX, PUSH_KINDS, type PushKind } from "~/lib/constants";
 import { DomainError } from "~/lib/domain-error";
 import { deviceLabel } from "~/lib/push-device";
@@ -31,27 +33,36 @@ export const pushEndpointTag = (endpoint: string) => createHash("sha256").update
 /**
  * Stores the device's subscription for the user (POST /api/push/subscriptions), or updates it when the endpoint is
  * known: its keys, and its owner when the device is now signed in as someone else (the endpoint is the browser's
- * secret: whoever holds it is that device). Past PUSH_DEVICES_MAX devices the oldest goes. `allowHttp` admits an
- * http:// endpoint (a stand-in push service); real ones are https.
+ * secret: whoever holds it is that device). Past PUSH_DEVICES_MAX devices the oldest goes. The endpoint is a URL the
+ * browser chose that the server will post to: it must be https on a public host (`outbound`, ADR 054), else nothing
+ * is stored.
  */
 export async function savePushSubscription({
   db,
   userId,
   subscription,
   userAgent,
-  allowHttp,
+  outbound,
 }: {
   db: Database;
   userId: string;
   subscription: PushSubscriptionInput;
   userAgent: string | null;
-  allowHttp: boolean;
+  outbound: OutboundPolicy;
 }): Promise<PushDevice> {
   const p256dh = Buffer.from(subscription.keys.p256dh, "base64url");
   const auth = Buffer.from(subscription.keys.auth, "base64url");
   // A P-256 public key as an uncompressed point, and a 16-byte secret: anything else cannot be encrypted for.
   if (p256dh.length !== 65 || p256dh[0] !== 4 || auth.length !== 16) throw new PushError(400, "invalid_subscription");
-  if (!subscription.endpoint.startsWith("https://") && !allowHttp) throw new PushError(400, "invalid_subscription");
+  // Printable ASCII only, as browsers give it: the URL parser would otherwise drop a leading control character.
+  if (!/^[\x21-\x7e]+$/.test(subscription.endpoint)) throw new PushError(400, "invalid_subscription");
+  try {
+    await checkOutboundUrl(subscription.endpoint, outbound);
+  } catch (error) {
+    if (!(error instanceof OutboundRefusal)) throw error;
+    log.info({ event: "push", userId, reason: error.message }, "push: an endpoint that is not a public https host was refused");
+    throw new PushError(400, "invalid_subscription");
+  }
   return db.transaction().execute(async (trx) => {
     // The user's row held: two devices subscribing at once count against the limit one after the other.
     const user = await trx.selectFrom("users").select("id").where("id", "=", userId).where("deleted_at", "is", null).forUpdate().executeTakeFirst();

@@ -26,7 +26,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         userId: user.id,
         subscription,
         userAgent: request.headers.get("user-agent"),
-        allowHttp: context.config.PUSH_ALLOW_HTTP_ENDPOINTS,
+        outbound: { allowLoopback: context.config.TEST_OUTBOUND_LOOPBACK },
       });
       return apiOk({ data: { device } }, { status: 201 });
     }

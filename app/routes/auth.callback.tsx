@@ -44,6 +44,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         metadata: user.user_metadata,
         cdnUrl: context.config.DISCORD_CDN_URL,
         timeoutMs: context.config.DISCORD_TIMEOUT_MS,
+        outbound: { allowLoopback: context.config.TEST_OUTBOUND_LOOPBACK },
       });
     }
     // A new account sets up (or, from Discord, checks) its profile first, as after sign-up.

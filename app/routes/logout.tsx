@@ -1,4 +1,5 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { unstorableFormEntry } from "~/http/unstorable.server";
 import { signOutScopeSchema } from "~/lib/validation/auth";
 import { pushEndpointSchema } from "~/lib/validation/push";
 import { removeAllPushDevices, removePushEndpoint } from "~/models/push.server";
@@ -10,7 +11,9 @@ import { removeAllPushDevices, removePushEndpoint } from "~/models/push.server";
  * notifications (ADR 052).
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData().catch(() => new FormData());
+  const body = await request.formData().catch(() => new FormData());
+  // A NUL anywhere (the database could not compare an endpoint with one) reads as no form: signing out still works.
+  const form = unstorableFormEntry(body) === null ? body : new FormData();
   const scope = signOutScopeSchema.catch("local").parse(form.get("scope") ?? undefined);
   // This browser's push subscription, named by the sign-out button (it unsubscribed it too): its notifications end here.
   const endpoint = pushEndpointSchema.shape.endpoint.safeParse(form.get("pushEndpoint") || undefined);

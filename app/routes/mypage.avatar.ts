@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireProfile } from "~/http/auth.server";
+import { readFormData } from "~/http/forms.server";
 import { readUploadForm } from "~/http/multipart.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { UPLOAD_MAX_BYTES } from "~/lib/constants";
@@ -18,7 +19,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { user } = await requireProfile(request, context);
   const toast = (type: "success" | "error", title: string) => redirectWithToast(request, context.config, BACK, { type, title });
   if (!/^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "")) {
-    const form = await request.formData().catch(() => null);
+    const form = await readFormData(request).catch(() => null);
     if (form?.get("intent") !== "remove") throw await toast("error", messages.validation.checkInput);
     await setAvatar({ db: context.db, userId: user.id, avatarUrl: null });
     throw await toast("success", messages.profile.avatarRemoved);

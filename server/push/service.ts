@@ -25,7 +25,7 @@ export async function startPushService({
   config,
   database,
   clock = () => new Date(),
-  client = createPushClient({ publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY, subject: config.VAPID_SUBJECT, timeoutMs: PUSH_TIMEOUT_MS }),
+  client = createPushClient({ publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY, subject: config.VAPID_SUBJECT, timeoutMs: PUSH_TIMEOUT_MS, outbound: { allowLoopback: config.TEST_OUTBOUND_LOOPBACK } }),
 }: {
   config: AppConfig;
   database: DatabaseHandle;

@@ -36,6 +36,8 @@ beforeAll(async () => {
       DISCORD_CLIENT_SECRET: CLIENT_SECRET,
       DISCORD_URL: discord.url,
       DISCORD_CDN_URL: discord.url,
+      // The stand-in's avatars are on loopback (app/infra/outbound.ts refuses it otherwise).
+      TEST_OUTBOUND_LOOPBACK: "true",
       DISCORD_TIMEOUT_MS: "800",
       AUTH_REDIRECT_URLS: "http://app.example.jp/welcome",
     },

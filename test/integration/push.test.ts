@@ -6,6 +6,7 @@ import { storeMessages } from "~/models/chat-sender.server";
 import { creditPurchase } from "~/models/coins.server";
 import { pushRetryDelayMs, roomTopic } from "~/models/push-outbox.server";
 import { PushError, savePushSubscription } from "~/models/push.server";
+import { createPushClient } from "~/infra/push";
 import { createBrowserMember, createMember, PASSWORD, type Member } from "../support/auth";
 import { testEngine } from "../support/database";
 import { startPushServiceStandIn, type PushServiceStandIn } from "../support/push-service";
@@ -32,7 +33,7 @@ const db = () => app.database.db;
 const later = (ms: number) => (offsetMs += ms);
 
 beforeAll(async () => {
-  app = await startTestServer({ seed: false, env: { PUSH_ALLOW_HTTP_ENDPOINTS: "true" }, clock: () => new Date(Date.now() + offsetMs) });
+  app = await startTestServer({ seed: false, env: { TEST_OUTBOUND_LOOPBACK: "true" }, clock: () => new Date(Date.now() + offsetMs) });
   await app.server.sweeper.stop();
   push = await startPushServiceStandIn({ vapidPublicKey: app.config.VAPID_PUBLIC_KEY });
   await db().insertInto("games").values({ slug: GAME, name: "プッシュテスト", name_kana: "ぷっしゅてすと" }).execute();
@@ -436,7 +437,7 @@ describe(`Web Push (${testEngine})`, () => {
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { fieldErrors: Record<string, string[]> } }).error.fieldErrors.keys).toContain(pushText.invalidSubscription);
     await expect(
-      savePushSubscription({ db: db(), userId: owner.id, subscription: push.subscribe().json, userAgent: null, allowHttp: false }),
+      savePushSubscription({ db: db(), userId: owner.id, subscription: push.subscribe().json, userAgent: null, outbound: { allowLoopback: false } }),
     ).rejects.toBeInstanceOf(PushError);
 
     // The owner's 「解除」 without JavaScript.
@@ -490,5 +491,92 @@ describe(`Web Push (${testEngine})`, () => {
     expect(left.status).toBe(302);
     expect(await deviceRow(leaving)).toBeUndefined();
     expect(await db().selectFrom("push_opt_outs").select("kind").where("user_id", "=", first.id).execute()).toEqual([]);
+  });
+});
+
+describe(`Push endpoints a user chose: only public https hosts, checked when registered and when sent (ADR 054, ${testEngine})`, () => {
+  const REFUSED = [
+    "https://127.0.0.1:9/push/x",
+    "https://[::1]/push/x",
+    "https://localhost/push/x",
+    "https://foo.localhost/push/x",
+    "https://10.0.0.1/push/x",
+    "https://172.16.5.4/push/x",
+    "https://192.168.1.1/push/x",
+    "https://169.254.169.254/latest/meta-data/",
+    "https://[fe80::1]/push/x",
+    "https://[fd00::1]/push/x",
+    "https://100.64.0.1/push/x",
+    "https://0.0.0.0/push/x",
+    "https://2130706433/push/x",
+    "https://0x7f.1/push/x",
+    "https://127.1/push/x",
+    "https://[::ffff:7f00:1]/push/x",
+    "https://[64:ff9b::a00:1]/push/x",
+    "https://[2002:c0a8:101::1]/push/x",
+    "http://8.8.8.8/push/x",
+    "\u0001https://8.8.8.8/push/x",
+  ];
+
+  it("registering an endpoint that is not a public https host is a 400 in Japanese, and nothing is stored", async () => {
+    // This file's server lets its stand-in on loopback in; this one is configured as production is.
+    const strict = await startTestServer({ seed: false });
+    try {
+      const member = await createMember(strict, "外向きの確認");
+      const keys = push.subscribe().json.keys;
+      for (const endpoint of REFUSED) {
+        const response = await member.api("/api/push/subscriptions", { json: { endpoint, expirationTime: null, keys } });
+        expect(response.status, endpoint).toBe(400);
+        // The model's refusal, or the schema's field error for what is not even an http(s) URL.
+        const { error } = (await response.json()) as { error: { message: string; fieldErrors?: Record<string, string[]> } };
+        expect([error.message, ...(error.fieldErrors?.endpoint ?? [])], endpoint).toContain(pushText.invalidSubscription);
+      }
+      const stored = await strict.database.db.selectFrom("push_subscriptions").select("endpoint").execute();
+      expect(stored).toEqual([]);
+      // What once answered 500: the URL parser drops a leading NUL, the database cannot compare with one.
+      const nul = await member.api("/api/push/subscriptions", { method: "DELETE", json: { endpoint: "\u0000http://127.0.0.1:9/push/fuzz" } });
+      expect(nul.status).toBe(400);
+      expect(((await nul.json()) as { error: { fieldErrors: Record<string, string[]> } }).error.fieldErrors.endpoint).toEqual(["使用できない文字が含まれています"]);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it("a stored endpoint whose host now resolves to a private address is sent nothing, and its push is given up", async () => {
+    const [seller, buyer] = await Promise.all([createMember(app, "宛先の売り手"), createMember(app, "宛先の買い手")]);
+    const device = await deviceOf(buyer);
+    // The client as the server makes it, but with a resolver that now says the push service's name is on loopback.
+    const target = new URL(device.endpoint);
+    const rebound = `https://push-service.example:${target.port}${target.pathname}`;
+    const lookups: string[] = [];
+    const client = createPushClient({
+      publicKey: app.config.VAPID_PUBLIC_KEY,
+      privateKey: app.config.VAPID_PRIVATE_KEY,
+      subject: app.config.VAPID_SUBJECT,
+      timeoutMs: 2_000,
+      outbound: {
+        allowLoopback: false,
+        resolve: async (hostname) => {
+          lookups.push(hostname);
+          return [{ address: "127.0.0.1", family: 4 }];
+        },
+      },
+    });
+    const row = (await deviceRow(device))!;
+    const result = await client.send({ endpoint: rebound, p256dh: row.p256dh, auth: row.auth }, JSON.stringify({ title: "x", body: "y", url: "/", tag: "t" }), { ttl: 60, urgency: "normal" });
+    expect(result).toMatchObject({ outcome: "refused", error: expect.stringContaining("127.0.0.1 (IPv4 loopback)") });
+    expect(lookups).toEqual(["push-service.example"]);
+    expect(push.received(device)).toEqual([]);
+
+    // Through the outbox: an endpoint stored before it was checked (a private address) gets nothing, its push given up.
+    await db().updateTable("push_subscriptions").set({ endpoint: "https://10.0.0.7/push/stored-before" }).where("id", "=", device.deviceId).execute();
+    const roomId = await directRoom(seller, buyer);
+    await send(seller, roomId, "届かないはず");
+    await delivered();
+    const [waited] = await waiting(device);
+    expect(waited?.failed_at).not.toBeNull();
+    expect(waited?.last_error).toContain("10.0.0.7 (IPv4 private)");
+    expect(push.received(device)).toEqual([]);
+    nothingRejected();
   });
 });
