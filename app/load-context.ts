@@ -1,7 +1,7 @@
 import type { Server as SocketServer } from "socket.io";
 import type { RequestAuth } from "./infra/auth/session";
 import type { AppConfig } from "./infra/config";
-import type { Database } from "./infra/db/schema";
+import type { Database } from "./infra/db/tables";
 import type { Payments } from "./infra/payments";
 import type { Realtime } from "./infra/realtime";
 import type { ImageStorage } from "./infra/storage";

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import type { Database } from "../app/infra/db/schema";
+import type { Database } from "../app/infra/db/tables";
 import { formatNumber } from "../app/lib/format";
 import { messages } from "../app/lib/messages";
 import { formatDateTime } from "../app/lib/time";

@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from "../app/infra/config";
-import type { Database } from "../app/infra/db/schema";
+import type { Database } from "../app/infra/db/tables";
 import { prepareDatabase } from "./db/prepare";
 
 /**

@@ -1,4 +1,4 @@
-import type { Database } from "../app/infra/db/schema";
+import type { Database } from "../app/infra/db/tables";
 import { payoutErrorMessage } from "../app/lib/error-messages";
 import { formatNumber } from "../app/lib/format";
 import { messages } from "../app/lib/messages";

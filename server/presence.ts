@@ -1,4 +1,4 @@
-import type { Database } from "../app/infra/db/schema";
+import type { Database } from "../app/infra/db/tables";
 import { log } from "../app/infra/logger.server";
 import type { Realtime } from "../app/infra/realtime";
 import { PRESENCE_DISCONNECT_FLUSH_MS, PRESENCE_SWEEP_MS } from "../app/lib/constants";

@@ -1,6 +1,6 @@
 import type { Server as SocketServer } from "socket.io";
 import type { AuthUser } from "../app/infra/auth/session";
-import type { Database } from "../app/infra/db/schema";
+import type { Database } from "../app/infra/db/tables";
 import { log } from "../app/infra/logger.server";
 import { ClientEvent } from "../app/lib/realtime-events";
 import { roomFocusSchema } from "../app/lib/validation/push";

@@ -1,5 +1,5 @@
 import { isConnectionError } from "../app/infra/db/errors";
-import type { Database } from "../app/infra/db/schema";
+import type { Database } from "../app/infra/db/tables";
 import { log } from "../app/infra/logger.server";
 import type { Realtime } from "../app/infra/realtime";
 import { SWEEP_INTERVAL_MS, SWEEP_RETRY_MS } from "../app/lib/constants";

@@ -1,5 +1,5 @@
 import webpush from "web-push";
-import type { PushUrgency } from "./db/schema";
+import type { PushUrgency } from "./db/tables";
 import { OutboundRefusal, outboundRequest, type OutboundPolicy } from "./outbound";
 
 /** A device as its push service knows it: where to post, and the keys the payload is encrypted for. */

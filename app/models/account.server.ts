@@ -1,6 +1,6 @@
 import { sql, type Transaction } from "kysely";
 import { closeLocalAccount } from "~/infra/auth/close-account";
-import type { DB, Database } from "~/infra/db/schema";
+import type { DB, Database } from "~/infra/db/tables";
 import { log } from "~/infra/logger.server";
 import type { Realtime } from "~/infra/realtime";
 import type { ImageStorage } from "~/infra/storage";

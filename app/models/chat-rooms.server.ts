@@ -1,4 +1,4 @@
-import type { ChatRoomType, Database } from "~/infra/db/schema";
+import type { ChatRoomType, Database } from "~/infra/db/tables";
 import type { Realtime } from "~/infra/realtime";
 import { ChatError, directKey, messagesQuery, notFromBlocked, toMessage, visibleTo, type ChatRoom } from "./chat.server";
 import { chatStartedNotification, publishNotifications, recordNotifications } from "./notification.server";

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { ChatMessageMetadata, ChatMessageType, Database } from "~/infra/db/schema";
+import type { ChatMessageMetadata, ChatMessageType, Database } from "~/infra/db/tables";
 import type { Realtime } from "~/infra/realtime";
 import { CHAT_RATE_LIMIT, CHAT_SEND_MAX_GROUP } from "~/lib/constants/chat";
 import { looksLikeOffPlatformPayment } from "~/lib/off-platform";

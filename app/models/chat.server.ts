@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { ChatMessageMetadata, ChatMessageType, ChatRoomType, Database } from "~/infra/db/schema";
+import type { ChatMessageMetadata, ChatMessageType, ChatRoomType, Database } from "~/infra/db/tables";
 import type { Realtime } from "~/infra/realtime";
 import { CHAT_MESSAGES_PAGE_SIZE } from "~/lib/constants";
 import { DomainError } from "~/lib/domain-error";

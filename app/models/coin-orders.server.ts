@@ -1,5 +1,5 @@
 import { sql, type Selectable, type Transaction } from "kysely";
-import type { CoinOrdersTable, DB, Database } from "~/infra/db/schema";
+import type { CoinOrdersTable, DB, Database } from "~/infra/db/tables";
 import { log } from "~/infra/logger.server";
 import type { Payments } from "~/infra/payments";
 import type { Realtime } from "~/infra/realtime";

@@ -1,5 +1,5 @@
 import { sql, type Transaction } from "kysely";
-import type { DB, Database } from "~/infra/db/schema";
+import type { DB, Database } from "~/infra/db/tables";
 import { DomainError } from "~/lib/domain-error";
 
 /**

@@ -1,4 +1,4 @@
-import type { Database } from "~/infra/db/schema";
+import type { Database } from "~/infra/db/tables";
 import { COMMUNITY_MEMBERS_SHOWN, USER_COMMUNITIES_MAX } from "~/lib/constants";
 import { DomainError } from "~/lib/domain-error";
 

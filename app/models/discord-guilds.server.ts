@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Database } from "~/infra/db/schema";
+import type { Database } from "~/infra/db/tables";
 import { discordGuildIconUrl } from "~/infra/discord";
 import { SHARED_GUILDS_SHOWN } from "~/lib/constants";
 

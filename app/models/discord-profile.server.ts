@@ -1,4 +1,4 @@
-import type { Database } from "~/infra/db/schema";
+import type { Database } from "~/infra/db/tables";
 import { fetchDiscordImage } from "~/infra/discord";
 import type { OutboundPolicy } from "~/infra/outbound";
 import { log } from "~/infra/logger.server";

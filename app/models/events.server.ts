@@ -1,5 +1,5 @@
 import type { Transaction } from "kysely";
-import type { DB, Database } from "~/infra/db/schema";
+import type { DB, Database } from "~/infra/db/tables";
 import type { Realtime } from "~/infra/realtime";
 import { EVENT_PARTICIPANTS_SHOWN, EVENT_REMINDER_BATCH, EVENT_REMINDER_BEFORE_MS, EVENTS_PAGE_SIZE, SWEEP_BATCH } from "~/lib/constants";
 import { DomainError } from "~/lib/domain-error";

@@ -1,4 +1,4 @@
-import type { Database } from "~/infra/db/schema";
+import type { Database } from "~/infra/db/tables";
 
 export interface GameSummary {
   slug: string;

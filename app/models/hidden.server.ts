@@ -1,5 +1,5 @@
 import { sql, type Transaction } from "kysely";
-import type { DB } from "~/infra/db/schema";
+import type { DB } from "~/infra/db/tables";
 
 /**
  * Hidden content (PRODUCT §10, issue 27): a post, chat message, listing or review the operators hid is shown to its

@@ -1,5 +1,5 @@
 import { sql, type SqlBool } from "kysely";
-import type { Database, DB } from "~/infra/db/schema";
+import type { Database, DB } from "~/infra/db/tables";
 import { EXPLORE_PAGE_SIZE, EXPLORE_QUERY_WORDS_MAX, ONLINE_WINDOW_MS } from "~/lib/constants";
 import type { ExploreFilters } from "~/lib/explore";
 import { listingsQuery, toListing, type Listing, type ListingsSource } from "./listings.server";

@@ -1,5 +1,5 @@
 import { sql, type AliasedRawBuilder } from "kysely";
-import type { Database, DB, ListingStatus } from "~/infra/db/schema";
+import type { Database, DB, ListingStatus } from "~/infra/db/tables";
 import { LISTINGS_PER_SELLER_MAX } from "~/lib/constants";
 import { DomainError } from "~/lib/domain-error";
 import type { ListingInput } from "~/lib/validation/listing";

@@ -1,5 +1,5 @@
 import { sql, type Selectable } from "kysely";
-import type { Database, MailOutboxTable } from "~/infra/db/schema";
+import type { Database, MailOutboxTable } from "~/infra/db/tables";
 import { MAIL_BATCH, MAIL_CLAIM_MS, MAIL_RETRY } from "~/lib/constants";
 
 /**

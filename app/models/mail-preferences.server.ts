@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from "kysely";
-import type { Database } from "~/infra/db/schema";
+import type { Database } from "~/infra/db/tables";
 import { MAIL_KINDS, MAIL_OFFLINE_AFTER_MS, type MailKind } from "~/lib/constants";
 import { ago, seenSince } from "./presence.server";
 

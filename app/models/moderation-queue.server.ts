@@ -1,5 +1,5 @@
 import type { Selectable } from "kysely";
-import type { Database, ModerationActionsTable, ReportReason, ReportStatus, ReportTargetType } from "~/infra/db/schema";
+import type { Database, ModerationActionsTable, ReportReason, ReportStatus, ReportTargetType } from "~/infra/db/tables";
 
 /**
  * What the operators read before they decide (ADR 030): the open reports grouped by what they are about

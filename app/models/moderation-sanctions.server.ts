@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { cancelOpenBookingsByModeration } from "./bookings.server";
+import { cancelOpenBookingsByModeration } from "./bookings/cancel.server";
 import { setHidden } from "./hidden.server";
 import {
   checkReasonText,

@@ -1,5 +1,5 @@
 import type { Selectable, Transaction } from "kysely";
-import type { DB, Database, ModerationAction, ModerationActionsTable, ReportTargetType } from "~/infra/db/schema";
+import type { DB, Database, ModerationAction, ModerationActionsTable, ReportTargetType } from "~/infra/db/tables";
 import { log } from "~/infra/logger.server";
 import type { Realtime } from "~/infra/realtime";
 import { messages } from "~/lib/messages";

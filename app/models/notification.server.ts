@@ -1,5 +1,5 @@
 import { sql, type Selectable } from "kysely";
-import type { Database, NotificationsTable } from "~/infra/db/schema";
+import type { Database, NotificationsTable } from "~/infra/db/tables";
 import type { Realtime } from "~/infra/realtime";
 import type { MailKind } from "~/lib/constants";
 import { messages } from "~/lib/messages";

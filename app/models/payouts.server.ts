@@ -1,6 +1,6 @@
 import type { Selectable } from "kysely";
 import { sql } from "kysely";
-import type { Database, PayoutRequestsTable, PayoutStatus } from "~/infra/db/schema";
+import type { Database, PayoutRequestsTable, PayoutStatus } from "~/infra/db/tables";
 import type { Realtime } from "~/infra/realtime";
 import { PAYOUT_HISTORY_MAX } from "~/lib/constants";
 import { DomainError } from "~/lib/domain-error";

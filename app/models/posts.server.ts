@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Database } from "~/infra/db/schema";
+import type { Database } from "~/infra/db/tables";
 import type { ImageStorage } from "~/infra/storage";
 import { POST_RATE_LIMIT } from "~/lib/constants";
 import { DomainError } from "~/lib/domain-error";

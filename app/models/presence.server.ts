@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from "kysely";
-import type { Database } from "~/infra/db/schema";
+import type { Database } from "~/infra/db/tables";
 import type { Realtime } from "~/infra/realtime";
 import { ONLINE_WINDOW_MS, PRESENCE_KEPT_MS } from "~/lib/constants";
 import { RealtimeEvent } from "~/lib/realtime-events";

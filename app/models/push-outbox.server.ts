@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from "kysely";
-import type { Database, PushUrgency } from "~/infra/db/schema";
+import type { Database, PushUrgency } from "~/infra/db/tables";
 import {
   PUSH_BATCH,
   PUSH_BODY_CHARS,

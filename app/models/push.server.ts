@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { sql } from "kysely";
-import type { Database } from "~/infra/db/schema";
+import type { Database } from "~/infra/db/tables";
 import { checkOutboundUrl, OutboundRefusal, type OutboundPolicy } from "~/infra/outbound";
 import { log } from "~/infra/logger.server";
 import { PUSH_DEVICES_MAX, PUSH_KINDS, type PushKind } from "~/lib/constants";

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from "kysely";
-import type { Database } from "~/infra/db/schema";
+import type { Database } from "~/infra/db/tables";
 
 /**
  * Rate limits shared by every replica through the database: one row per counted event in a

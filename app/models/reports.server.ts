@@ -1,5 +1,5 @@
 import { sql, type Transaction } from "kysely";
-import type { DB, Database, ReportReason, ReportStatus, ReportTargetType } from "~/infra/db/schema";
+import type { DB, Database, ReportReason, ReportStatus, ReportTargetType } from "~/infra/db/tables";
 import { REPORTS_LIST_MAX, REPORTS_PER_DAY, REPORTS_WINDOW_MS } from "~/lib/constants/moderation";
 import { DomainError } from "~/lib/domain-error";
 import type { ReportInput } from "~/lib/validation/report";

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Database } from "~/infra/db/schema";
+import type { Database } from "~/infra/db/tables";
 import type { Realtime } from "~/infra/realtime";
 import { DomainError } from "~/lib/domain-error";
 import { messages } from "~/lib/messages";

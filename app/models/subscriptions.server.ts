@@ -1,5 +1,5 @@
 import { sql, type Transaction } from "kysely";
-import type { DB, Database } from "~/infra/db/schema";
+import type { DB, Database } from "~/infra/db/tables";
 import type { Realtime } from "~/infra/realtime";
 import { SUBSCRIPTION_PERIOD_MS, SUBSCRIPTION_REMINDER_BEFORE_MS, SUBSCRIPTIONS_LIST_MAX, SWEEP_BATCH } from "~/lib/constants";
 import { DomainError } from "~/lib/domain-error";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { sql } from "kysely";
 import sharp, { type Metadata } from "sharp";
-import type { Database, UploadKind } from "~/infra/db/schema";
+import type { Database, UploadKind } from "~/infra/db/tables";
 import type { ImageStorage } from "~/infra/storage";
 import { AVATAR_SIDE, UPLOAD_MAX_INPUT_PIXELS, UPLOAD_MAX_SIDE, UPLOAD_RATE_LIMIT } from "~/lib/constants";
 import { messages } from "~/lib/messages";

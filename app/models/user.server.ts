@@ -1,5 +1,5 @@
 import { sql, type Transaction } from "kysely";
-import type { DB, Database } from "~/infra/db/schema";
+import type { DB, Database } from "~/infra/db/tables";
 import type { Realtime } from "~/infra/realtime";
 import { SUBSCRIPTIONS_LIST_MAX } from "~/lib/constants";
 import type { ProfileInput } from "~/lib/validation/profile";

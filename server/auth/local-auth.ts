@@ -20,7 +20,7 @@ import {
 import { createTokenVerifier, signAccessToken } from "../../app/infra/auth/jwt";
 import { hashPassword, verifyPassword } from "../../app/infra/auth/passwords";
 import type { LocalAuthHandler } from "../../app/infra/auth/session";
-import type { Database, OneTimeTokenType } from "../../app/infra/db/schema";
+import type { Database, OneTimeTokenType } from "../../app/infra/db/tables";
 import { DiscordError, type DiscordClient, type DiscordGuild, type DiscordUser } from "../../app/infra/discord";
 import { log } from "../../app/infra/logger.server";
 import { messages } from "../../app/lib/messages";

@@ -1,5 +1,5 @@
 import { Migrator, sql } from "kysely";
-import type { Database } from "../../app/infra/db/schema";
+import type { Database } from "../../app/infra/db/tables";
 import { migrations } from "../../migrations";
 
 const MIGRATION_TABLE = "kysely_migration";

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Database } from "../../app/infra/db/schema";
+import type { Database } from "../../app/infra/db/tables";
 
 /** Every table of the app's schema and its number of rows, by name: what a backup holds and a restore is checked against. */
 export type RowCounts = Record<string, number>;

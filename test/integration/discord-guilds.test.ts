@@ -5,7 +5,7 @@ import { SHARED_GUILDS_SHOWN } from "~/lib/constants";
 import { createBrowserMember } from "../support/auth";
 import { createTestDatabase, testEngine, type TestDatabase } from "../support/database";
 import { startTestServer, type TestServer } from "../support/server";
-import type { Database } from "../../app/infra/db/schema";
+import type { Database } from "../../app/infra/db/tables";
 
 /**
  * The Discord servers kept from a Discord sign-in (issue 36): a profile shows the ones its gamer shares with the

@@ -15,7 +15,7 @@ import { decidePayout } from "~/models/payouts.server";
 import { createBrowserMember, createMember, PASSWORD, supabaseFor, type Member } from "../support/auth";
 import { testEngine } from "../support/database";
 import { serverWithSockets } from "../support/sockets";
-import type { ReportReason, ReportTargetType } from "../../app/infra/db/schema";
+import type { ReportReason, ReportTargetType } from "../../app/infra/db/tables";
 import type { Realtime } from "../../app/infra/realtime";
 import { parseModerationArgs, runModerationCommand } from "../../server/moderation-command";
 

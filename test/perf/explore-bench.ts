@@ -13,7 +13,7 @@ import os from "node:os";
 import { Kysely, PostgresDialect, sql, type CompiledQuery } from "kysely";
 import pg from "pg";
 import { openDatabase, type Database, type DatabaseHandle } from "../../app/infra/db";
-import type { DB } from "../../app/infra/db/schema";
+import type { DB } from "../../app/infra/db/tables";
 import { HOME_EVENTS_MAX, HOME_GAMES_MAX, HOME_ONLINE_SELLERS_MAX, HOME_POSTS_MAX } from "../../app/lib/constants";
 import { EXPLORE_DEFAULTS, type ExploreFilters } from "../../app/lib/explore";
 import { listEvents } from "../../app/models/events.server";

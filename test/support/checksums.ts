@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Database } from "~/infra/db/schema";
+import type { Database } from "~/infra/db/tables";
 
 /**
  * How a row counts in a table's checksum, where the server changes it on its own schedule whatever a request did:

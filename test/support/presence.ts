@@ -1,5 +1,5 @@
 import type { RawBuilder } from "kysely";
-import type { Database } from "~/infra/db/schema";
+import type { Database } from "~/infra/db/tables";
 
 /** Sets the user's last sign of life (`user_presence`, migration 0026) to `at`, as a heartbeat then would have. */
 export const seenAt = (db: Database, userId: string, at: Date | RawBuilder<Date>) =>

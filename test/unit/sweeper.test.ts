@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Database } from "../../app/infra/db/schema";
+import type { Database } from "../../app/infra/db/tables";
 import type { Realtime } from "../../app/infra/realtime";
 import { startSweeper, type SweepJob } from "../../server/sweeper";
 

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
-import type { DB } from "~/infra/db/schema";
+import type { DB } from "~/infra/db/tables";
 
 /**
  * The address an account that left keeps, so its own is free for a new sign-up: unique, never deliverable (RFC 2606

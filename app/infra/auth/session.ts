@@ -3,7 +3,7 @@ import type { SupabaseClient } from "@supabase/supabase-js";
 import { sql } from "kysely";
 import WebSocket from "ws";
 import type { AppConfig } from "~/infra/config";
-import type { Database } from "~/infra/db/schema";
+import type { Database } from "~/infra/db/tables";
 import { databaseUnavailable, isConnectionError } from "~/infra/db/errors";
 import { log } from "~/infra/logger.server";
 import { createTokenVerifier, signAnonKey, type AccessTokenClaims } from "./jwt";

@@ -4,9 +4,9 @@ import { Kysely, PostgresDialect, sql, type LogEvent } from "kysely";
 import pg from "pg";
 import { log } from "~/infra/logger.server";
 import { PGliteDialect } from "./pglite-dialect";
-import type { Database, DB } from "./schema";
+import type { Database, DB } from "./tables";
 
-export type { Database } from "./schema";
+export type { Database } from "./tables";
 
 export type DatabaseEngine = "postgres" | "pglite";
 

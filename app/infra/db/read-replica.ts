@@ -16,7 +16,7 @@ import { log } from "~/infra/logger.server";
 import { READ_REPLICA } from "~/lib/constants";
 import { SESSION_OPTIONS, slowQueryLogger, type SlowQueryLog } from "./index";
 import { isConnectionError } from "./errors";
-import type { Database, DB } from "./schema";
+import type { Database, DB } from "./tables";
 
 /**
  * A PostgreSQL streaming replica for the heavy public reads (ADR 040): explore, the game pages, profiles and the

@@ -1,4 +1,4 @@
-import type { Database } from "~/infra/db/schema";
+import type { Database } from "~/infra/db/tables";
 import type { Realtime } from "~/infra/realtime";
 import { checkBookingAction, type BookingAction, type BookingRole } from "~/lib/booking-rules";
 import { applyStep } from "./apply.server";

@@ -1,4 +1,4 @@
-import type { Database, ListingStatus } from "~/infra/db/schema";
+import type { Database, ListingStatus } from "~/infra/db/tables";
 import type { Realtime } from "~/infra/realtime";
 import type { PurchaseInput } from "~/lib/validation/booking";
 import { ACCEPT_DEADLINE_MS, BOOKING_HORIZON_MS } from "~/lib/constants";

@@ -1,4 +1,4 @@
-import type { Database } from "~/infra/db/schema";
+import type { Database } from "~/infra/db/tables";
 import { TICKETS_ALL_MAX } from "~/lib/constants";
 import { bookingViewOf, bookingViewsOf } from "./view.server";
 

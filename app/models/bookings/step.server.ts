@@ -1,5 +1,5 @@
 import type { Updateable } from "kysely";
-import type { BookingsTable, CancelReason } from "~/infra/db/schema";
+import type { BookingsTable, CancelReason } from "~/infra/db/tables";
 import { PARTY_LABELS, type BookingAction, type BookingRole } from "~/lib/booking-rules";
 import { recordNotifications, type NotificationInput } from "../notification.server";
 import { managementLink, noEffects, type Effects } from "./effects.server";

@@ -1,5 +1,5 @@
 import { sql, type SqlBool } from "kysely";
-import type { CancelReason, Database } from "~/infra/db/schema";
+import type { CancelReason, Database } from "~/infra/db/tables";
 import type { Realtime } from "~/infra/realtime";
 import type { BookingAction } from "~/lib/booking-rules";
 import { AUTO_COMPLETE_AFTER_MS, BOOKING_REMINDER_BATCH, BOOKING_REMINDER_BEFORE_MS, NOT_STARTED_CANCEL_AFTER_MS, SWEEP_BATCH } from "~/lib/constants";

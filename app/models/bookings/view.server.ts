@@ -1,5 +1,5 @@
 import type { Selectable, Transaction } from "kysely";
-import type { BookingParty, BookingsTable, CancelReason, DB, Database } from "~/infra/db/schema";
+import type { BookingParty, BookingsTable, CancelReason, DB, Database } from "~/infra/db/tables";
 import { bookingActionsFor, type BookingAction, type BookingFacts, type BookingRole, type BookingState } from "~/lib/booking-rules";
 import { messages } from "~/lib/messages";
 import { ratingsOf, reviewedBookings, type Rating } from "../reviews.server";

@@ -1,0 +1,109 @@
+import type { ColumnType, Generated } from "kysely";
+import type { CreatedAt, Timestamp, UpdatedAt } from "./columns";
+
+/** The embedded auth server's accounts, sessions and sign-in flows (server/auth/local-auth.ts), and its rate limits. */
+
+export interface AuthUsersTable {
+  id: Generated<string>;
+  email: string;
+  /** Null for an account made by signing in with Discord, until it sets a password (migration 0018). */
+  password_hash: string | null;
+  user_metadata: ColumnType<Record<string, unknown>, string | undefined, string>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  last_sign_in_at: Timestamp | null;
+  /** Null until the address is confirmed (only asked for when AUTH_CONFIRM_EMAIL=true). */
+  email_confirmed_at: Timestamp | null;
+  /** Set when the account left (退会): the row stays for its sessions' history, its address freed. */
+  deleted_at: Timestamp | null;
+  /** When a link mailed to the address was followed (or Discord vouched for it at sign-up): it may be linked by e-mail. */
+  email_proven_at: Timestamp | null;
+}
+
+export type IdentityProvider = "discord";
+
+/** A way to sign in from another provider, as GoTrue keeps it (migration 0018). */
+export interface AuthIdentitiesTable {
+  id: Generated<string>;
+  user_id: string;
+  provider: IdentityProvider;
+  /** The provider's id of the person (Discord's user id). */
+  provider_id: string;
+  identity_data: ColumnType<Record<string, unknown>, string | undefined, string>;
+  email: string | null;
+  last_sign_in_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+/** One OAuth sign-in or link in progress, then its one-time auth code (migration 0018). */
+export interface AuthFlowStatesTable {
+  id: Generated<string>;
+  state_hash: string;
+  provider: IdentityProvider;
+  code_challenge: string;
+  code_challenge_method: "s256" | "plain";
+  redirect_to: string;
+  provider_code_verifier: string;
+  link_user_id: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  state_used_at: Timestamp | null;
+  auth_code_hash: string | null;
+  user_id: string | null;
+  auth_code_used_at: Timestamp | null;
+}
+
+/** A Discord server a user is in, as of their last Discord sign-in (migration 0018). */
+export interface DiscordGuildsTable {
+  user_id: string;
+  guild_id: string;
+  identity_id: string;
+  name: string;
+  icon: string | null;
+}
+
+export interface AuthSessionsTable {
+  id: Generated<string>;
+  user_id: string;
+  created_at: CreatedAt;
+  refreshed_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  revoked_reason: string | null;
+  /** How the session began: "password", "signup", "recovery", "email_change", "signup_confirm". */
+  method: ColumnType<string, string | undefined, string>;
+}
+
+export type OneTimeTokenType = "recovery" | "email_change" | "signup";
+
+export interface AuthOneTimeTokensTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: string;
+  type: OneTimeTokenType;
+  /** The address the link was mailed to (for email_change, the new address). */
+  email: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface AuthRefreshTokensTable {
+  id: Generated<number>;
+  token_hash: string;
+  session_id: string;
+  parent_id: number | null;
+  created_at: CreatedAt;
+  used_at: Timestamp | null;
+}
+
+export interface RateLimitWindowsTable {
+  bucket: string;
+  stamps: Date[];
+}
+
+export interface RateLimitEventsTable {
+  id: Generated<number>;
+  bucket: string;
+  created_at: CreatedAt;
+}

@@ -1,0 +1,89 @@
+import type { Server as SocketServer } from "socket.io";
+import type { AuthService, AuthUser } from "../../app/infra/auth/session";
+import type { DatabaseHandle } from "../../app/infra/db";
+import { log } from "../../app/infra/logger.server";
+import { attachRealtime, type Realtime } from "../../app/infra/realtime";
+import { CHAT_SEND_POSTGRES_CONCURRENCY } from "../../app/lib/constants/chat";
+import { RealtimeEvent } from "../../app/lib/realtime-events";
+import { createChatSender, type ChatSender } from "../../app/models/chat-sender.server";
+import { listRoomIds } from "../../app/models/chat-rooms.server";
+import { SESSIONS_ENDED_CHANNEL } from "../../app/models/moderation.server";
+import { attachChatSend } from "../chat-socket";
+import type { Metrics } from "../metrics";
+import type { OverloadGuard } from "../overload";
+import { startPresenceTracker, type PresenceTracker } from "../presence";
+import { attachRoomFocus } from "../room-focus";
+import type { Sweeper } from "../sweeper";
+
+export interface AppRealtime {
+  realtime: Realtime;
+  presence: PresenceTracker;
+  chat: ChatSender;
+}
+
+/**
+ * What the sockets carry: the one emitter with its presence tracker, sockets closed for sessions ended elsewhere, the
+ * chat sender (also the API's and the form's), `chat:send` and the focused room.
+ */
+export async function startRealtime({
+  io,
+  database,
+  auth,
+  metrics,
+  overload,
+  onDatabaseBack,
+}: {
+  io: SocketServer;
+  database: DatabaseHandle;
+  auth: AuthService;
+  metrics: Metrics;
+  overload: OverloadGuard;
+  /** The sessions-ended listener's connection was lost and is back: it heard nothing meanwhile. */
+  onDatabaseBack: () => void;
+}): Promise<AppRealtime> {
+  // Before the realtime module's own middleware: an overloaded server does not spend a query on a handshake.
+  io.use(overload.socketMiddleware);
+  // The tracker needs the emitter and the emitter reports connections to the tracker.
+  let presence: PresenceTracker | undefined;
+  const realtime = attachRealtime(io, {
+    authenticate: auth.authenticate,
+    roomIdsOf: (userId) => listRoomIds({ db: database.db, userId }),
+    onConnect: (userId) => presence!.connected(userId),
+    onDisconnect: (userId) => presence!.disconnected(userId),
+    onEmit: (event, userIds) => {
+      if (event === RealtimeEvent.chatMessage) metrics.chatMessage(userIds.length);
+    },
+  });
+  presence = startPresenceTracker({ db: database.db, realtime });
+  // A suspension or ban is decided in another process (`npm run moderation`), which has no sockets: it notifies the
+  // user's id in its transaction, and every server process closes that user's sockets when it commits (ADR 030).
+  await database.listen(SESSIONS_ENDED_CHANNEL, (userId) => {
+    if (userId) realtime.disconnectUser(userId).catch((error) => log.error({ err: error, userId }, "moderation: could not close a suspended user's sockets"));
+    else onDatabaseBack();
+  });
+  // Every chat message people type, whether it comes over a socket, the API or the plain form, is stored by group
+  // commit (ADR 026).
+  const chat = createChatSender({ db: database.db, realtime, concurrency: database.engine === "postgres" ? CHAT_SEND_POSTGRES_CONCURRENCY : 1 });
+  attachChatSend(io, { chat, overload });
+  attachRoomFocus(io, { db: database.db });
+  return { realtime, presence, chat };
+}
+
+/**
+ * What to do when the database is back after this process lost it (ADR 049): the sockets of sessions that ended while
+ * no NOTIFY could reach it (a suspension decided the moment the database returned) are closed, and the sweeper runs
+ * now, for what fell due meanwhile, rather than at its next interval.
+ */
+export function catchUpAfterDatabaseReturn({ io, auth, sweeper }: { io: SocketServer; auth: AuthService; sweeper: Sweeper }): () => void {
+  return () => {
+    void sweeper.runOnce();
+    const sockets = [...io.of("/").sockets.values()].filter((socket) => socket.data.user);
+    auth
+      .endedAmong(sockets.map((socket) => socket.data.user as AuthUser))
+      .then((ended) => {
+        const users = new Set(ended);
+        for (const socket of sockets) if (users.has(socket.data.user as AuthUser)) socket.disconnect(true);
+      })
+      .catch((error) => log.error({ err: error }, "auth: could not check the sockets' sessions after the database's return"));
+  };
+}
