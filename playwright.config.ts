@@ -5,7 +5,7 @@ import { CHROMIUM_ARGS, findChromium } from "./test/support/chromium.mjs";
 import { hasVideoEncoder } from "./test/support/ffmpeg.mjs";
 
 /**
- * Any target (issue 29): with E2E_BASE_URL (https://staging.example.jp) the flows run against that deployment and
+ * Any target: with E2E_BASE_URL (https://staging.example.jp) the flows run against that deployment and
  * Playwright starts nothing, neither the server below nor its PostgreSQL twin or mail server; the flows tagged @local
  * are skipped there with the reason (test/e2e/target.ts).
  */

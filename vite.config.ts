@@ -64,7 +64,7 @@ export default defineConfig(({ isSsrBuild }) => ({
 
 /**
  * Everything the root route imports statically runs on every page, so it travels as one file: a score of small chunks
- * would each pay gzip's overhead and compress without the others' repeated class names (issue 23). The libraries every
+ * would each pay gzip's overhead and compress without the others' repeated class names. The libraries every
  * page needs are a second file (`framework`); code that only some routes use stays with them.
  */
 function shellChunk(id: string, { getModuleInfo }: { getModuleInfo: GetModuleInfo }) {
@@ -108,7 +108,7 @@ function staticImportsOf(start: string, getModuleInfo: GetModuleInfo) {
  * Remix reloads the page whenever a route module fails to import, with no limit: after a deploy that
  * removed an old chunk that is what we want, but a chunk that stays broken would reload forever.
  * This swaps Remix's bare reload for app/lib/chunk-reload.ts, which reloads once per path within
- * 10 seconds and otherwise rethrows the error to the error boundary (SPEC §2, §8).
+ * 10 seconds and otherwise rethrows the error to the error boundary (docs/product.md#screens, #errors).
  */
 function chunkReloadGuard(): Plugin {
   const target = /@remix-run[\\/]react[\\/]dist[\\/]esm[\\/]routeModules\.js$/;

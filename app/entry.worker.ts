@@ -1,5 +1,5 @@
 /**
- * The service worker (issue 39 part 2, ADR 053), bundled by server/build-service-worker.mjs into build/client/sw.js
+ * The service worker (ADR 053), bundled by server/build-service-worker.mjs into build/client/sw.js
  * with the build's shell assets and version. It shows pushes and opens their pages; it keeps one cache, of the hashed
  * files every page starts with and the offline page; navigations always go to the network, and only a navigation the
  * network cannot answer gets the offline page. Nothing else is touched: no page's HTML and no `/api` answer is ever

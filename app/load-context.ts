@@ -31,7 +31,7 @@ export interface AppContext {
   storage: ImageStorage;
   /**
    * Set by entry.server's handleError when a loader or action of this request found the database out of reach: the
-   * answer is then a 503 with Retry-After instead of a 500 (issue 38).
+   * answer is then a 503 with Retry-After instead of a 500.
    */
   databaseDown?: boolean;
 }

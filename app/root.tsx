@@ -35,7 +35,7 @@ import appStyles from "./styles/app.css?url";
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appStyles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-  // Installable on a phone's home screen (issue 24): the manifest and iOS's own icon (server/make-icons.mjs).
+  // Installable on a phone's home screen: the manifest and iOS's own icon (server/make-icons.mjs).
   { rel: "manifest", href: "/manifest.webmanifest" },
   { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png" },
 ];
@@ -49,7 +49,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await context.auth.getUser();
   const [profile, unreadNotifications, coinBalance, { toast, headers }] = await Promise.all([
     user ? getProfile({ db: context.db, userId: user.id }) : null,
-    // A count or balance that cannot be read is zero, not a broken page (SPEC §8).
+    // A count or balance that cannot be read is zero, not a broken page (docs/product.md#errors).
     user ? countUnreadNotifications({ db: context.db, userId: user.id }).catch(swallowed("unread notifications", 0)) : 0,
     user ? getBalance(context.db, user.id).then((balance) => balance.totalBalance, swallowed("coin balance", 0)) : 0,
     getToast(request, context.config),
@@ -66,7 +66,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 /**
  * The root loader runs on every navigation, not only after a form: it is where the browser learns the session, so the
- * claims are refreshed after each route change (SPEC §4), and the header's counts come fresh with them.
+ * claims are refreshed after each route change (docs/product.md#states), and the header's counts come fresh with them.
  */
 export const shouldRevalidate: ShouldRevalidateFunction = () => true;
 

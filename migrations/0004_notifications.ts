@@ -22,7 +22,7 @@ export async function up(db: Kysely<any>) {
     .where(sql.ref("read_at"), "is", null)
     .execute();
 
-  // Presence (PRODUCT §7): last_seen_at is the newest heartbeat or connected socket; online_announced is what
+  // Presence (docs/product.md#realtime): last_seen_at is the newest heartbeat or connected socket; online_announced is what
   // the `presence` events last said, so that one process (of any number) announces each change once.
   await db.schema
     .alterTable("users")

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Coins (PRODUCT §4, §5): a wallet per user, the append-only log of every change, coins held in escrow, coin
+ * Coins (docs/product.md#data, #coins): a wallet per user, the append-only log of every change, coins held in escrow, coin
  * orders and the payment provider's events. Balances and amounts are integer coins; prices integer yen.
  */
 export async function up(db: Kysely<any>) {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Tickets and bookings (PRODUCT §4, §6): what sellers offer (listings), what buyers book (bookings, with the coins
+ * Tickets and bookings (docs/product.md#data, #bookings): what sellers offer (listings), what buyers book (bookings, with the coins
  * in escrow under `booking:{id}`), and extensions bought while a session is in progress. The status and its
  * timestamps are checked together, so a row can never claim a state its timestamps contradict.
  */

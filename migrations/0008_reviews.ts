@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Reviews (PRODUCT §4): after a completed booking each of its two people may review the other once, the buyer with a
+ * Reviews (docs/product.md#data): after a completed booking each of its two people may review the other once, the buyer with a
  * coin tip (moved through the ledger under `review:{id}`).
  */
 export async function up(db: Kysely<any>) {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Images people upload, posts (text and/or one image) and footprints (who visited whose profile) (PRODUCT §4).
+ * Images people upload, posts (text and/or one image) and footprints (who visited whose profile) (docs/product.md#data).
  * A post's image must be one of its author's own uploads: the row keeps the re-encoded image's size, so pages
  * draw it with width and height, and a post can never point at someone else's (or an outside) URL.
  */

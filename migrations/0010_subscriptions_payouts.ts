@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Subscriptions to creators and seller payouts (PRODUCT §4, §5; issue 15).
+ * Subscriptions to creators and seller payouts (docs/product.md#data, #coins).
  * - A seller's plan: a monthly price in coins and what subscribers get; withdrawing deletes it (subscribers keep what
  *   they paid for until it expires).
  * - One subscription row per pair (0002) whose `expires_at` each payment moves forward by 30 days; every payment is a

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Events and communities (PRODUCT §4; issue 16).
+ * Events and communities (docs/product.md#data).
  * - An event of a game with a capacity; `participants_count` moves with each join and leave in the same transaction,
  *   and the check `participants_count <= capacity` makes the database refuse a seat too many, however many join at
  *   once. Each participant is reminded once, an hour before the start (`reminded_at`).

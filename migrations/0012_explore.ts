@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Explore (issue 16, ADR 023): what `/explore` filters, sorts and searches on, kept on the listing row so each
+ * Explore (ADR 023): what `/explore` filters, sorts and searches on, kept on the listing row so each
  * query is one index scan of `listings`.
  * - The seller's rating: `users.rating_count`/`rating_sum` move with each review (a trigger, so every path that
  *   writes a review, the model, the seed and bulk loads alike, keeps them right) and are copied onto the seller's

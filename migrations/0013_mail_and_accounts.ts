@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Accounts for real life (issue 26, ADR 027): mail through an outbox, one-time links for recovery, e-mail change and
+ * Accounts for real life (ADR 027): mail through an outbox, one-time links for recovery, e-mail change and
  * sign-up confirmation, mail preferences, and leaving (退会).
  * - `mail_outbox`: a mail is a row written in the same transaction as what it is about, so it exists exactly when
  *   that does (a recovery link's token is kept only until the mail is sent); a trigger NOTIFYs `mail_outbox` on insert, which PostgreSQL delivers only on commit, and every

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Notification mails (issue 26, ADR 029): the booking start reminder, an hour before an accepted booking's start.
+ * Notification mails (ADR 029): the booking start reminder, an hour before an accepted booking's start.
  * `bookings.start_reminded_at` marks a booking reminded, so the sweeper job that claims due bookings (`FOR UPDATE
  * SKIP LOCKED`) sends it once however many processes sweep; the partial index holds only what may still be due.
  */

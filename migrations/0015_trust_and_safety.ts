@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Trust and safety (issue 27, PRODUCT §10):
+ * Trust and safety (docs/product.md#trust-and-safety):
  * - `reports`: one per reporter and target (the unique key makes a second report of the same thing the first one),
  *   with the target's owner kept for the operators' list and for "nobody reports themselves".
  * - `moderation_actions`: every operator decision with its reason, append-only (a trigger refuses update and delete),

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * What a suspension or ban does to the money and the listings (issue 27, ADR 030):
+ * What a suspension or ban does to the money and the listings (ADR 030):
  * - a booking cancelled by the operators says so (`cancel_reason` 'moderation', `cancelled_by` 'auto'), and an
  *   in-progress session can be cancelled (its `started_at`/`ends_at` stay, as what happened);
  * - `listings.moderation_paused_at` marks the listings a suspension paused, so lifting it reactivates exactly those

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * A review the operators hide (PRODUCT §10) stops counting in its reviewee's rating, and counts again when restored:
+ * A review the operators hide (docs/product.md#trust-and-safety) stops counting in its reviewee's rating, and counts again when restored:
  * `users.rating_count`/`rating_sum` and the copy on their listings (migration 0012) move with `reviews.hidden_at`,
  * by a trigger, so every path that hides or restores a review keeps them right.
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Discord sign-in on the embedded auth (issue 36, ADR 039): Supabase Auth's OAuth flow with its identities.
+ * Discord sign-in on the embedded auth (ADR 039): Supabase Auth's OAuth flow with its identities.
  * - `auth_users.password_hash` may be null: an account made by signing in with Discord has no password until it sets
  *   one through the recovery mail. `email_proven_at`: when someone followed a link mailed to the address (or Discord
  *   said it verified it at sign-up); only such an address may have a Discord account linked to it by its e-mail.

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * A room's newest messages read from an index of their own (issue 37, bench:scale). With one index on (room_id, id)
+ * A room's newest messages read from an index of their own (bench:scale). With one index on (room_id, id)
  * and a filter on `hidden_at`, PostgreSQL read a room's newest page by scanning the primary key backwards from the
  * newest message of all rooms, expecting the room's rows spread evenly; a busy room whose messages are older than
  * everyone else's cost 2M rows read for 31 shown (230 ms at 2M messages). The messages anyone may see live in a

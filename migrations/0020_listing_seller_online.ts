@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Whether a listing's seller is online, kept on the listing (issue 37, bench:scale). Explore's recommended order and
+ * Whether a listing's seller is online, kept on the listing (bench:scale). Explore's recommended order and
  * its online filter want the top-rated listings of the sellers online now. Found through the sellers (the presence
  * index), that meant every online seller's listings read and sorted for one page: at 1M users with 1 % online, 18,000
  * listings and 180–220 ms a page, keywords or not, because the planner cannot know how many are online (their

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * A community's newest members from an index in that order (issue 37, bench:scale). The community page shows the
+ * A community's newest members from an index in that order (bench:scale). The community page shows the
  * eight who joined last; with only the primary key (community_id, user_id), PostgreSQL read and sorted every member:
  * 254,000 rows and 235 ms for eight at 2.3M memberships.
  */

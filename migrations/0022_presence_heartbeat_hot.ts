@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Heartbeats as HOT updates (issue 37, bench:scale). Each server process marks the users of its sockets as seen every
+ * Heartbeats as HOT updates (bench:scale). Each server process marks the users of its sockets as seen every
  * 30 s, one statement for all of them: at SCALE=10, 10,000 online users, 270–340 ms (and 780 ms at worst) of a core,
  * every 30 s, and the measured requests beside it waited. `last_seen_at` was the key of the partial index of those
  * announced online, so every heartbeat was a new row version elsewhere in the table plus an entry in each index. No

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * A gallery's posts from an index of their own (issue 37, bench:scale). `/u/{uid}/gallery` lists an author's posts
+ * A gallery's posts from an index of their own (bench:scale). `/u/{uid}/gallery` lists an author's posts
  * with an image; through posts_author_idx PostgreSQL read every post of the author to keep those with one (5,011
  * heap pages and 48–307 ms for a busy author with no image at SCALE=10). Only posts with an image are in this one.
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Where the chat digest stands, kept in the rows it reads (issue 37, bench:scale). The digest job (ADR 029) found who
+ * Where the chat digest stands, kept in the rows it reads (bench:scale). The digest job (ADR 029) found who
  * was due by counting every unread message of every member of every room active in the last 24 hours, on every run,
  * and looked up each one's last digest in `mail_outbox`: 2.3–3.3 s per batch of 200 at SCALE=10, where 43,000 rooms
  * are active in a day. Now (ADR 043):

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Last signs of life in a narrow table of their own (issue 37, bench:scale). Each server process marks the users of its
+ * Last signs of life in a narrow table of their own (bench:scale). Each server process marks the users of its
  * sockets as seen every 30 s. In `users` (wide rows, 1M of them at SCALE=10) each of the 10,000 online users sat on a
  * page of their own: one heartbeat dirtied 8,465 pages (295–320 ms, and a full page image of each in the WAL after a
  * checkpoint), and the requests beside it waited. `user_presence` holds only the users seen in the last hour (the

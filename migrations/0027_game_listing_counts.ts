@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * A game's number of active listings, kept on the game (issue 37, bench:scale). Home's 人気のゲーム counted them
+ * A game's number of active listings, kept on the game (bench:scale). Home's 人気のゲーム counted them
  * through the partial index of active listings, at most once a minute per process: at SCALE=10 (1.8M active
  * listings) the count took 570–820 ms, and the home request that fell on the refresh waited for it. Statement-level
  * triggers add up what each statement changed per game and apply it in the order of the games' ids, so two

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * A chat message carries the id its sender's app made for it (issue 38, ADR 051): the app can send it again when the
+ * A chat message carries the id its sender's app made for it (ADR 051): the app can send it again when the
  * answer was lost (a dropped connection, a deploy, an acknowledgement that timed out), and the server stores it once
  * and answers the retry with the stored message. Unique per sender; messages the app itself posts (ticket notices)
  * and those stored before this migration have none.

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Web Push to installed apps (issue 39, ADR 052):
+ * Web Push to installed apps (ADR 052):
  * - `push_subscriptions`: one row per device a user turned push on for: the push service's endpoint (unique: a device
  *   signed in as someone else moves to them), the device's keys (P-256 public key and auth secret, which encrypt what is
  *   sent), a label (「Chrome（Android）」), when it was added and when a push last reached its push service.

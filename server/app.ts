@@ -47,7 +47,7 @@ export interface AppServerOptions {
   clientDir?: string;
   /**
    * How long shutdown waits for the requests in progress before cutting connections: 9 s, so that with the closing
-   * steps after it a replica is gone within the 10 s an orchestrator gives it (PRODUCT §11).
+   * steps after it a replica is gone within the 10 s an orchestrator gives it (docs/product.md#operations).
    */
   shutdownTimeoutMs?: number;
   /** How long shutdown fails /readyz, still serving, before it moves the sockets; SHUTDOWN_GRACE_MS by default. */
@@ -72,7 +72,7 @@ export interface AppServer {
   draining(): boolean;
   listen(port: number, host?: string): Promise<AddressInfo>;
   /**
-   * The graceful shutdown (PRODUCT §11): refuses new requests and sockets at once (503, /readyz too), lets the requests
+   * The graceful shutdown (docs/product.md#operations): refuses new requests and sockets at once (503, /readyz too), lets the requests
    * in progress finish, stops listening, closes the sockets' transports so that clients reconnect (to another
    * replica), then stops the sweeper and the mail sender and closes Redis and the database.
    */

@@ -23,7 +23,7 @@ await buildServiceWorker({ clientDir: path.resolve("build/client") });
 
 // The browser's assets never change once built (their names carry a hash), so they are compressed once, as hard as the
 // formats allow, instead of by the compression middleware at level 6 on every request: zopfli writes gzip 3–4 % smaller
-// than zlib's best, and brotli at quality 11 another 10 % (issue 23). server/app.ts serves these files.
+// than zlib's best, and brotli at quality 11 another 10 %. server/app.ts serves these files.
 const assets = path.resolve("build/client/assets");
 const files = fs.readdirSync(assets).filter((name) => /\.(js|css|svg)$/.test(name));
 await Promise.all(

@@ -46,7 +46,7 @@ export function attachChatSend(io: SocketServer, { chat, overload }: { chat: Cha
         return answer(refusal(400, "invalid_input", messages.validation.checkInput, { fieldErrors: input.error.flatten().fieldErrors }));
       }
       try {
-        // offPlatformConfirmed answers the app's warning; the text is stored and counted either way (PRODUCT §10).
+        // offPlatformConfirmed answers the app's warning; the text is stored and counted either way (docs/product.md#trust-and-safety).
         const { offPlatformConfirmed: _confirmed, ...message } = input.data;
         const outcome = await chat.send({ senderId: user.id, sessionId: user.sessionId, ...message });
         if ("refusal" in outcome) {

@@ -3,7 +3,7 @@ import type express from "express";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 
 /**
- * What a replica tells Prometheus (PRODUCT §11), one registry per process: HTTP requests by route and status with
+ * What a replica tells Prometheus (docs/product.md#operations), one registry per process: HTTP requests by route and status with
  * latency, open sockets, chat messages and their deliveries, the database pool, overload refusals, the sweeper, and
  * Node's own (memory, event-loop delay, from prom-client's default metrics). The gauges read their value when
  * scraped; the counters are moved where the thing happens.

@@ -9,7 +9,7 @@ import { restore, stopUser } from "../app/models/moderation-sanctions.server";
 import { dismissReport, hideReported, ModerationError, type DecisionOutcome } from "../app/models/moderation.server";
 
 /**
- * The operator's moderation command (`npm run moderation -- …`, PRODUCT §10, ADR 030), apart from its entry
+ * The operator's moderation command (`npm run moderation -- …`, docs/product.md#trust-and-safety, ADR 030), apart from its entry
  * (moderation-cli.ts) so tests run it against their own database. Like `npm run payouts` it has no realtime server:
  * reporters' notifications are stored (they see them in the list), and a suspension reaches the server's sockets
  * through the database (NOTIFY sessions_ended).

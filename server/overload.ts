@@ -83,7 +83,7 @@ export function createOverloadGuard({
         res
           .status(503)
           .set({ "Retry-After": String(retryAfterSeconds), "Cache-Control": "no-store" })
-          // The app's envelope (PRODUCT §8); the auth endpoints answer in the shape supabase-js reads.
+          // The app's envelope (docs/product.md#api); the auth endpoints answer in the shape supabase-js reads.
           .json(
             req.baseUrl === "/auth/v1"
               ? { code: 503, error_code: "overloaded", msg: messages.api.overloaded }

@@ -17,7 +17,7 @@ export interface PresenceTracker {
 
 /**
  * Keeps `user_presence.last_seen_at` fresh for everyone with a socket on this process (so "a socket is connected"
- * counts as online on every replica, PRODUCT §7, ADR 010) and announces users whose last sign of life is over
+ * counts as online on every replica, docs/product.md#realtime, ADR 010) and announces users whose last sign of life is over
  * two minutes old. Failures are logged and retried by the next sweep: presence is a hint, never worth a crash.
  */
 export function startPresenceTracker({ db, realtime }: { db: Database; realtime: Realtime }): PresenceTracker {

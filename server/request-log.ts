@@ -10,7 +10,7 @@ import type { Metrics } from "./metrics";
 const INCOMING_ID = /^[\w.:-]{1,128}$/;
 
 /**
- * One JSON line per request (PRODUCT §11), when its response ends: method, path without the query (links carry
+ * One JSON line per request (docs/product.md#operations), when its response ends: method, path without the query (links carry
  * one-time tokens there), route, status, duration in ms, request id, and the user's id when the request was signed
  * in. The request id comes from `X-Request-Id` when the caller sent a usable one and is returned in it either way.
  * Each request is also counted in the metrics, by the same route label. Static assets are counted, not logged.

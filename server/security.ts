@@ -104,7 +104,7 @@ export const refuseUnstorableUrls: RequestHandler = (req, res, next) => {
 /**
  * A path that decodes to `//…` or `/\…` reads as another host to a URL parser: React Router's, rendering the page's
  * links, threw on `/%5CIsc%3A%5Bgv` (an invalid host) and the page was a 500. No page of ours has such a path, so it
- * is the 404 of any unknown path (SPEC §8), answered before the app.
+ * is the 404 of any unknown path (docs/product.md#errors), answered before the app.
  */
 export const refuseHostLikePaths: RequestHandler = (req, res, next) => {
   let path = req.path;

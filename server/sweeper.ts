@@ -18,12 +18,12 @@ export interface Sweeper {
 }
 
 /**
- * The one sweeper for everything time-driven (CONVENTIONS "Money and deadlines"): every server process runs it
+ * The one sweeper for everything time-driven (docs/architecture.md "Money and deadlines"): every server process runs it
  * at start-up (for anything missed while no process was up) and every 30 s. Each job claims its due rows with
  * `FOR UPDATE SKIP LOCKED`, so however many replicas sweep at once, the database hands each row to one of them.
  * Time comes from `clock`, which tests move. A failing job is logged and tried again at the next run. A run the
  * database's absence cuts short (a restart, an outage) is tried again every `retryMs` until one goes through, so that
- * what fell due meanwhile is acted on within moments of the database's return, not at the next interval (issue 38).
+ * what fell due meanwhile is acted on within moments of the database's return, not at the next interval.
  */
 export function startSweeper({
   db,

@@ -1,4 +1,4 @@
-// `npm run test:smoke` (issue 29): the smoke set (test/e2e/smoke, tagged @smoke) against a deployment when E2E_BASE_URL
+// `npm run test:smoke`: the smoke set (test/e2e/smoke, tagged @smoke) against a deployment when E2E_BASE_URL
 // is set (`E2E_BASE_URL=https://staging.example.jp npm run test:smoke`), else against the suite's own server, built
 // first as `npm run test:e2e` does. Arguments go on to Playwright (`npm run test:smoke -- --headed`). Ends with the
 // HTML report's path and how to open it.

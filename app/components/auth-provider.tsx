@@ -29,7 +29,7 @@ export function useAuth() {
 const AUTH_CHANNEL = "gamermatch:auth";
 
 /**
- * Keeps the auth state of SPEC §4 in the browser from what the server read in the session cookies (the root loader,
+ * Keeps the auth state of docs/product.md#states in the browser from what the server read in the session cookies (the root loader,
  * which runs again on every navigation, so the claims are refreshed after each route change). The browser needs no
  * auth client of its own: the server refreshes an expiring session on any request, and sign-in and sign-out are forms.
  */
@@ -60,7 +60,7 @@ export function AuthProvider({ session, children }: { session: ServerSession | n
   }, [userId]);
 
   const value = useMemo<AuthContextValue>(
-    // A refused session is SPEC §4's invalid state until the server hands out another one.
+    // A refused session is the invalid state of docs/product.md#states until the server hands out another one.
     () => ({ ...state, api, markInvalid: () => setState((current) => applyProfileCheck(current, "unauthorized")) }),
     [state, api],
   );

@@ -7,7 +7,7 @@ import { useAuth } from "./auth-provider";
 import { Avatar } from "./presence";
 import { useRealtimeEvent } from "./realtime-provider";
 
-/** The chat notification popup (SPEC §2): a new message for you, for 5 seconds; click to open its room. */
+/** The chat notification popup (docs/product.md#screens): a new message for you, for 5 seconds; click to open its room. */
 export function ChatPopups() {
   const { claims } = useAuth();
   const { pathname } = useLocation();

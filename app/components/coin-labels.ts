@@ -1,6 +1,6 @@
 import type { CoinTransactionKind } from "~/models/coins.server";
 
-/** A coin history row's kind in Japanese (PRODUCT §5). */
+/** A coin history row's kind in Japanese (docs/product.md#coins). */
 const labels: Record<CoinTransactionKind, string> = {
   purchase: "購入",
   booking: "利用（チケット予約）",

@@ -3,7 +3,7 @@ import { COIN_PACKAGES, discountPercent } from "~/lib/constants";
 import { formatNumber } from "~/lib/format";
 import { CoinIcon } from "./coin-icon";
 
-/** The seven packages: coins, price with tax, and the 「N% お得」 badge when there is a discount (SPEC §9). */
+/** The seven packages: coins, price with tax, and the 「N% お得」 badge when there is a discount (docs/product.md#constants). */
 export function CoinPackageChoices({ onChoose }: { onChoose?: (packageId: number) => void }) {
   return (
     <ul className="grid gap-2 sm:grid-cols-2" aria-label="コインパッケージ">

@@ -4,7 +4,7 @@ import { CoinPackageChoices } from "./coin-packages";
 import { useCoinPurchaseDialog } from "./coin-purchase-context";
 
 /**
- * The coin purchase dialog (SPEC §2): a modal `<dialog>` (focus stays inside, Escape closes, focus returns to
+ * The coin purchase dialog (docs/product.md#screens): a modal `<dialog>` (focus stays inside, Escape closes, focus returns to
  * what opened it). Choosing a package closes it, then goes to its checkout page.
  */
 export default function CoinPurchaseDialog() {

@@ -35,7 +35,7 @@ export function CoinPurchaseProvider({ children }: { children: ReactNode }) {
   );
 }
 
-/** The live coin balance of the signed-in user; the server's figure paints first. A failed read is 0 (SPEC §8). */
+/** The live coin balance of the signed-in user; the server's figure paints first. A failed read is 0 (docs/product.md#errors). */
 export function useCoinBalance(initial: number) {
   return useLiveCount({
     path: "/api/coins/balance",

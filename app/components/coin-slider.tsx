@@ -11,7 +11,7 @@ const tierClasses = {
 } as const;
 
 /**
- * The coin slider (SPEC §5): an amount of coins chosen from fixed steps, coloured by tier (from 500 and from
+ * The coin slider (docs/product.md#validation): an amount of coins chosen from fixed steps, coloured by tier (from 500 and from
  * 10,000). Before JavaScript runs (and without it) it is a plain `<select>` of the same steps under the same name,
  * so the form posts the same value either way. Listing prices use min 100; the review tip uses min 0.
  */

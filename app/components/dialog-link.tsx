@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import type { MouseEvent, ReactNode } from "react";
 
 /**
- * A link to a dialog's page twin that, once JavaScript runs, opens the dialog instead (CONVENTIONS: a dialog that
+ * A link to a dialog's page twin that, once JavaScript runs, opens the dialog instead (docs/architecture.md: a dialog that
  * must work without JavaScript is the enhanced view of a page). A modified click (new tab) still follows the link.
  */
 export function DialogLink({ to, onOpen, className, label, children }: { to: string; onOpen: () => void; className: string; label?: string; children: ReactNode }) {

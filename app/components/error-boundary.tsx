@@ -3,9 +3,9 @@ import type { MouseEvent } from "react";
 import * as errorText from "~/lib/messages/error";
 
 /**
- * The one error boundary (CONVENTIONS): a 404 shows the not-found page with the message the
+ * The one error boundary (docs/architecture.md): a 404 shows the not-found page with the message the
  * route threw (`Page not found: {path}` or `Page Not Found: {path}`), a 503 the server's own message (the database is
- * out of reach), anything else the generic error page of SPEC §2.
+ * out of reach), anything else the generic error page of docs/product.md#screens.
  */
 export function GeneralErrorBoundary() {
   const error = useRouteError();

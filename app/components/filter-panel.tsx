@@ -2,7 +2,7 @@ import type { KeyboardEvent, ReactNode } from "react";
 import { useEffect, useRef } from "react";
 
 /**
- * A list's filters on a phone (issue 39): below 640 px they fold behind 「絞り込み（n）」, n the filters in use, so the
+ * A list's filters on a phone: below 640 px they fold behind 「絞り込み（n）」, n the filters in use, so the
  * results come first; from 640 px the toggle is hidden and the filters show as they always did. The toggle is a
  * <details> holding only its <summary>, and the panel is its next sibling, hidden while the toggle is closed: so it
  * opens without JavaScript, and CSS alone shows it on a wider screen. The fields stay in the page's GET form whether

@@ -9,7 +9,7 @@ import { useBookingReloads } from "./use-booking-reloads";
 export default function MemberOverlays() {
   usePresenceHeartbeat();
   useLiveToasts();
-  // A booking cancelled for this buyer, on whatever page they are (SPEC §4): the refund shows in the header at once.
+  // A booking cancelled for this buyer, on whatever page they are (docs/product.md#states): the refund shows in the header at once.
   useBookingReloads({ refreshBalance: () => window.dispatchEvent(new Event(COINS_CHANGED_EVENT)) });
   return (
     <>

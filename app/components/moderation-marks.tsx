@@ -9,7 +9,7 @@ export const reportPath = (type: ReportTargetType, id: string, redirectTo?: stri
   `/report?${new URLSearchParams({ type, id, ...(redirectTo ? { redirectTo } : {}) })}`;
 
 /**
- * 「通報する」 (PRODUCT §10): a plain link to the /report page, which works without JavaScript and signed out (the page
+ * 「通報する」 (docs/product.md#trust-and-safety): a plain link to the /report page, which works without JavaScript and signed out (the page
  * asks to sign in first and comes back). For a signed-in member, ReportDialogHost (loaded with the members' overlays)
  * opens the report dialog instead, so the dialog's code is no part of the pages that only show the link, nor of any
  * page a visitor who is signed out loads (README "Page weight"). `ownerName` names it for a screen reader where
@@ -44,7 +44,7 @@ export function ReportLink({
 }
 
 /**
- * The mark on a post, message, listing or review the operators hid (PRODUCT §10), which only its author is shown.
+ * The mark on a post, message, listing or review the operators hid (docs/product.md#trust-and-safety), which only its author is shown.
  * Words, not only a colour, and a sentence for screen readers that nobody else sees it. It lives beside ReportLink:
  * the two go on the same cards, and one small file weighs less than two (README "Page weight").
  */

@@ -5,7 +5,7 @@ import { useLiveCount } from "./use-live-count";
 /** Says "the notification count changed" to the bell from elsewhere in the tab (the /notifications page). */
 export const NOTIFICATIONS_CHANGED_EVENT = "gm:notifications-changed";
 
-/** The header's bell: a link to /notifications with the unread count, kept live (SPEC §7, §8). */
+/** The header's bell: a link to /notifications with the unread count, kept live (docs/product.md#api, #errors). */
 export function NotificationBell({ className, initialCount }: { className: string; initialCount: number }) {
   // The server's count renders the first paint (and the page without JavaScript).
   const count = useLiveCount({

@@ -2,7 +2,7 @@ import { useEffect, useRef, type ReactNode } from "react";
 import * as text from "~/lib/messages/off-platform";
 
 /**
- * The off-platform payment warning before sending (PRODUCT §10), with JavaScript: a modal alert dialog over the
+ * The off-platform payment warning before sending (docs/product.md#trust-and-safety), with JavaScript: a modal alert dialog over the
  * composer or the post dialog, 「やめる」 focused first (the safe choice), Escape cancels. Rendered while there is a
  * text waiting for the answer; the caller sends it with the confirmation on `onConfirm`.
  */

@@ -4,7 +4,7 @@ import { NavIcon, type NavIconName } from "./nav-icon";
 import { SignOutButton } from "./sign-out-button";
 import { UnreadChatBadge } from "./unread-chat-badge";
 
-// A phone's way around (issue 24): below 640 px the header's section links give way to a bar at the bottom of the
+// A phone's way around: below 640 px the header's section links give way to a bar at the bottom of the
 // screen with the five places a gamer goes most, and a menu in the header with the rest. Plain links and a <details>:
 // both work before the scripts have loaded, and without them.
 

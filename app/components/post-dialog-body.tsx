@@ -18,8 +18,8 @@ const failure = (error: unknown, message: (code: string) => string): StepResult<
 };
 
 /**
- * The new post dialog itself (SPEC §2, §5): a modal `<dialog>` with the text, its counter, one image with a preview,
- * and the alerts of SPEC §8. Its rules and flow live in ~/lib/post-form.
+ * The new post dialog itself (docs/product.md#screens, #validation): a modal `<dialog>` with the text, its counter, one image with a preview,
+ * and the alerts of docs/product.md#errors. Its rules and flow live in ~/lib/post-form.
  */
 export default function PostDialogBody({
   onClose,
@@ -41,7 +41,7 @@ export default function PostDialogBody({
   const [subscribersOnly, setSubscribersOnly] = useState(false);
   const [communityId, setCommunityId] = useState(initialCommunityId ?? "");
   const [communities, setCommunities] = useState<CommunitySummary[]>([]);
-  // The off-platform payment warning (PRODUCT §10) is open over the dialog.
+  // The off-platform payment warning (docs/product.md#trust-and-safety) is open over the dialog.
   const [warning, setWarning] = useState(false);
   const flow = useMemo(
     () =>

@@ -16,7 +16,7 @@ export const usePostDialog = () => useContext(PostDialogContext);
 // The dialog's code loads the first time it opens, not with every page.
 const PostDialog = lazy(() => import("./post-dialog-body"));
 
-/** The new post dialog (SPEC §2's global overlay). */
+/** The new post dialog (the global overlay of docs/product.md#screens). */
 export function PostDialogProvider({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState<false | { communityId?: string }>(false);
   const value = useMemo(() => ({ openPostDialog: (options: { communityId?: string } = {}) => setOpen(options) }), []);

@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { createHeartbeat } from "~/lib/heartbeat";
 import { useAuth } from "./auth-provider";
 
-/** Posts the presence heartbeat while signed in and the tab is visible (SPEC §4, §7). Mounted once, in root. */
+/** Posts the presence heartbeat while signed in and the tab is visible (docs/product.md#states, #api). Mounted once, in root. */
 export function usePresenceHeartbeat() {
   const { api, status } = useAuth();
   const signedIn = status === "signedIn";

@@ -42,7 +42,7 @@ async function serviceWorker() {
 }
 
 /**
- * 「この端末にプッシュ通知」 (issue 39): asks for permission only when pressed, never on load, then subscribes this
+ * 「この端末にプッシュ通知」: asks for permission only when pressed, never on load, then subscribes this
  * browser with the server's VAPID key and hands the subscription to POST /api/push/subscriptions. Says plainly when
  * this browser cannot. `devices` tells whether this browser's subscription is one the server knows (by its tag).
  */

@@ -22,7 +22,7 @@ export function useRealtimeEvent<T>(event: RealtimeEventName, handler: (payload:
 }
 
 /**
- * One Socket.IO connection for the tab while signed in, authenticated with the session's access token (PRODUCT §7),
+ * One Socket.IO connection for the tab while signed in, authenticated with the session's access token (docs/product.md#realtime),
  * which the root loader hands out. A token that has expired since (a tab open for hours) is turned down at the
  * handshake: the client then asks the server for the current one (the cookies refresh it) and connects again.
  * socket.io-client is loaded after hydration.

@@ -21,7 +21,7 @@ export const REPORT_DIALOG_RULES: FormRules = {
 };
 
 /**
- * The report dialog (PRODUCT §10): the /report page's form in a modal `<dialog>` (the browser keeps focus inside and
+ * The report dialog (docs/product.md#trust-and-safety): the /report page's form in a modal `<dialog>` (the browser keeps focus inside and
  * Escape closes it), posted to the page's action with a fetcher; focus goes back to the link that opened it.
  */
 export default function ReportDialogBody({ target, onClose }: { target: { type: ReportTargetType; id: string }; onClose: () => void }) {

@@ -18,7 +18,7 @@ export interface ReportActionData {
 type FormComponent = typeof RemixForm | FetcherWithComponents<unknown>["Form"];
 
 /**
- * The report form (通報, PRODUCT §10): the reason as radio buttons, an optional note, submit. The /report page renders
+ * The report form (通報, docs/product.md#trust-and-safety): the reason as radio buttons, an optional note, submit. The /report page renders
  * it with Remix's <Form> (a plain POST that redirects back with a toast) and the report dialog with a fetcher's.
  */
 export function ReportForm({

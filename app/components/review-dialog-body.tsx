@@ -11,7 +11,7 @@ import { ReviewCommentField, ReviewErrorAlert, ReviewTipField } from "./review-f
 import { StarRating } from "./star-rating";
 
 /**
- * The review dialog itself (SPEC §2, §4, §5): a modal `<dialog>` over the page. Its rules and its flow live in
+ * The review dialog itself (docs/product.md#screens, #states, #validation): a modal `<dialog>` over the page. Its rules and its flow live in
  * ~/lib/review-form; this renders them.
  */
 export default function ReviewDialogBody({

@@ -3,7 +3,7 @@ import { reviewPath } from "~/lib/paths";
 import type { ReviewTarget } from "~/lib/review-form";
 import { DialogLink } from "./dialog-link";
 
-/** Told to the page when a review was sent (SPEC §4's `submitted`, with the booking id): lists reload. */
+/** Told to the page when a review was sent (the `submitted` of docs/product.md#states, with the booking id): lists reload. */
 export const REVIEW_SUBMITTED_EVENT = "gm:review-submitted";
 
 interface ReviewDialogState {
@@ -16,7 +16,7 @@ export const useReviewDialog = () => useContext(ReviewDialogContext);
 // The dialog's code loads the first time one opens, not with every page.
 const ReviewDialog = lazy(() => import("./review-dialog-body"));
 
-/** The review dialog (SPEC §2's global overlay), opened from a completed booking. */
+/** The review dialog (the global overlay of docs/product.md#screens), opened from a completed booking. */
 export function ReviewDialogProvider({ children }: { children: ReactNode }) {
   const [target, setTarget] = useState<ReviewTarget | null>(null);
   const value = useMemo(() => ({ openReview: setTarget }), []);

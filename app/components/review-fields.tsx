@@ -56,7 +56,7 @@ export function ReviewCommentField({
   );
 }
 
-/** チップ（任意）, the buyer's alone (SPEC §6); the page also shows the balance it reads. */
+/** チップ（任意）, the buyer's alone (docs/product.md#roles); the page also shows the balance it reads. */
 export function ReviewTipField({
   defaultValue,
   onChange,

@@ -9,7 +9,7 @@ async function thisDevicesPush(): Promise<PushSubscription | null> {
 }
 
 /**
- * Sign-out is a POST to /logout (SPEC §2: it goes to /); a plain form, so it works without JavaScript.
+ * Sign-out is a POST to /logout (docs/product.md#screens: it goes to /); a plain form, so it works without JavaScript.
  * `everywhere` ends the sessions of every device the user is signed in on, not just this one. With JavaScript this
  * browser's push subscription (ADR 052) goes too: the next person on a shared computer gets none of this account's
  * notifications. The browser forgets it, and the form names its endpoint for the server to delete.

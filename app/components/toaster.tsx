@@ -17,7 +17,7 @@ const tones = {
 } as const;
 
 /**
- * The toast overlay (SPEC §2): the toast a form action flashed before its redirect, and every live
+ * The toast overlay (docs/product.md#screens): the toast a form action flashed before its redirect, and every live
  * notification (member-overlays.tsx shows them through showToast), each for 3 seconds. Rendered on the server too, where a CSS animation hides it after
  * 3 seconds, so it works before (or without) JavaScript.
  */

@@ -7,7 +7,7 @@ import { useRealtime, useRealtimeEvent } from "./realtime-provider";
 /**
  * A count the header shows (unread chat, unread notifications, the coin balance): read from `path` (by default
  * its top-level `unreadCount`) while signed in, and read again on every page change, reconnect, the given
- * realtime event and the given window event. A failed read is zero (SPEC §8).
+ * realtime event and the given window event. A failed read is zero (docs/product.md#errors).
  */
 export function useLiveCount({
   path,

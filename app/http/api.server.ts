@@ -18,7 +18,7 @@ import { ReviewError } from "~/models/reviews.server";
 import { SubscriptionError } from "~/models/subscriptions.server";
 import { unstorableField } from "./unstorable.server";
 
-/** The JSON envelope of PRODUCT §8: `{success:true, …}` or `{success:false, error:{code, message}}`. */
+/** The JSON envelope of docs/product.md#api: `{success:true, …}` or `{success:false, error:{code, message}}`. */
 export function apiOk<T extends Record<string, unknown>>(body: T, init?: ResponseInit) {
   return jsonResponse({ success: true, ...body }, init);
 }
@@ -110,7 +110,7 @@ export function listingErrorResponse(error: unknown) {
   throw error;
 }
 
-/** The Idempotency-Key header a request that spends coins must carry (PRODUCT §5), or a thrown 400. */
+/** The Idempotency-Key header a request that spends coins must carry (docs/product.md#coins), or a thrown 400. */
 export function requireIdempotencyKey(request: Request) {
   const key = idempotencyKeySchema.safeParse(request.headers.get("Idempotency-Key") ?? undefined);
   if (!key.success) throw apiError(400, "idempotency_key_required", messages.coins.idempotencyKeyRequired);

@@ -16,7 +16,7 @@ export function loginPath(request: Request) {
 }
 
 /**
- * The guard named `auth` (SPEC §2): the signed-in caller, or a redirect to the login page that
+ * The guard named `auth` (docs/product.md#screens): the signed-in caller, or a redirect to the login page that
  * comes back here afterwards.
  */
 export async function requireUser(request: Request, context: AppLoadContext) {
@@ -25,7 +25,7 @@ export async function requireUser(request: Request, context: AppLoadContext) {
   return user;
 }
 
-/** `auth` plus a profile: a signed-in user without one is sent to set it up first (PRODUCT §1). */
+/** `auth` plus a profile: a signed-in user without one is sent to set it up first (docs/product.md#what-it-is). */
 export async function requireProfile(request: Request, context: AppLoadContext) {
   const user = await requireUser(request, context);
   const profile = await getProfile({ db: context.db, userId: user.id });
@@ -63,7 +63,7 @@ export async function redirectIfSignedIn(request: Request, context: AppLoadConte
  * message for a refusal, a generic one when it failed; 429 stays 429.
  */
 export function authFormError(error: { status?: number; message: string }) {
-  // The auth server cannot reach its database (issue 38): the page of a 503, as any page then, not a form error.
+  // The auth server cannot reach its database: the page of a 503, as any page then, not a form error.
   if (error.status === 503) throw databaseUnavailable();
   const refused = !!error.status && error.status < 500;
   return { status: error.status === 429 ? 429 : 400, message: refused ? error.message : messages.auth.failed };

@@ -1,7 +1,7 @@
 import { log } from "~/infra/logger.server";
 
 /**
- * For reads whose failure the product swallows (SPEC §8: notifications, counts): logs the error and
+ * For reads whose failure the product swallows (docs/product.md#errors: notifications, counts): logs the error and
  * answers the fallback, so the page renders with empty values instead of failing.
  */
 export const swallowed =

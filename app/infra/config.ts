@@ -58,7 +58,7 @@ const envSchema = z.object({
   SUPABASE_STORAGE_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9._-]{1,62}$/, "must be a bucket name").default("uploads"),
   /** Writes to the bucket whatever its policies say; without it the anon key needs an insert policy. Server only. */
   SUPABASE_SERVICE_ROLE_KEY: z.string().min(20).optional(),
-  /** The platform's share of what sellers earn, in percent (PRODUCT §5). */
+  /** The platform's share of what sellers earn, in percent (docs/product.md#coins). */
   PLATFORM_FEE_PERCENT: z.coerce.number().int().min(0).max(99).default(DEFAULT_PLATFORM_FEE_PERCENT),
   /** Stripe Checkout for coin purchases; both unset, the built-in test provider pays orders at once. */
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_/, "must be a Stripe secret key (sk_…)").optional(),

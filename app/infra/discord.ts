@@ -3,7 +3,7 @@ import { DISCORD_AVATAR_MAX_BYTES as AVATAR_MAX_BYTES } from "~/lib/constants";
 import { outboundRequest, type OutboundPolicy } from "./outbound";
 
 /**
- * Discord as an OAuth 2.0 authorization server (issue 36, ADR 039), through oauth4webapi with the endpoints named:
+ * Discord as an OAuth 2.0 authorization server (ADR 039), through oauth4webapi with the endpoints named:
  * `DISCORD_URL` is https://discord.com in production and a stand-in in tests and staging. The embedded auth server
  * (server/auth/local-auth.ts) is its only user: it sends the browser to `authorizeUrl`, then trades the code for a
  * token and reads who signed in and which servers they are in.

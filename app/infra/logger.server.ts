@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import pino from "pino";
 
 /**
- * The one log of a process (PRODUCT §11): one JSON line per request (server/request-log.ts) and per notable event,
+ * The one log of a process (docs/product.md#operations): one JSON line per request (server/request-log.ts) and per notable event,
  * on stdout, for whatever collects the replicas' output. In development the lines are made readable (pino-pretty).
  *
  * Nothing secret is ever logged: call sites pass ids and counts, never tokens, passwords, cookies or bank numbers,

@@ -2,7 +2,7 @@ import Stripe from "stripe";
 import type { AppConfig } from "./config";
 
 /**
- * How coins are paid for (PRODUCT §2, §5). With no Stripe keys the built-in test provider ("テスト決済") pays an
+ * How coins are paid for (docs/product.md#runtime, #coins). With no Stripe keys the built-in test provider ("テスト決済") pays an
  * order the moment it is submitted; with STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET the official client opens a
  * Checkout Session and only the signed `checkout.session.completed` webhook credits coins.
  */

@@ -6,7 +6,7 @@ import type { AuthUser } from "./auth/session";
 import { isConnectionError } from "./db/errors";
 
 /**
- * The only way the app emits realtime events (PRODUCT §7). Models call it; with REDIS_URL the
+ * The only way the app emits realtime events (docs/product.md#realtime). Models call it; with REDIS_URL the
  * Socket.IO adapter carries every call to the sockets on other replicas too.
  */
 export interface Realtime {

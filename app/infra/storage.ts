@@ -6,7 +6,7 @@ import { UPLOAD_CACHE_MAX_AGE_SECONDS } from "~/lib/constants";
 import type { AppConfig } from "./config";
 
 /**
- * Where re-encoded images go (PRODUCT §2): files under DATA_DIR/uploads served by the app, or a Supabase Storage
+ * Where re-encoded images go (docs/product.md#runtime): files under DATA_DIR/uploads served by the app, or a Supabase Storage
  * bucket when Supabase is configured. Keys are content hashes, so an object never changes once written.
  */
 export interface ImageStorage {

@@ -1,5 +1,5 @@
 /**
- * The one door every browser call to `/api/*` goes through (SPEC §6, §7, §8).
+ * The one door every browser call to `/api/*` goes through (docs/product.md#roles, #api, #errors).
  */
 import { FETCH_RETRY_ATTEMPTS, FETCH_RETRY_DELAY_MS } from "~/lib/constants";
 import { messages } from "~/lib/messages";
@@ -92,7 +92,7 @@ export function createApiClient(options: ApiClientOptions) {
   const sleep = options.sleep ?? defaultSleep;
 
   async function request<T>(path: string, init: ApiRequestInit = {}): Promise<T | undefined> {
-    // No session means the call is simply not made (SPEC §6): callers treat undefined as "nothing yet".
+    // No session means the call is simply not made (docs/product.md#roles): callers treat undefined as "nothing yet".
     const token = await options.getAccessToken?.();
     if (!(options.hasSession ? options.hasSession() : !!token)) return undefined;
 

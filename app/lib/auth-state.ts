@@ -1,10 +1,10 @@
 /**
- * The browser's auth state (SPEC §4): loading, then signed in, signed out, or signed in with
+ * The browser's auth state (docs/product.md#states): loading, then signed in, signed out, or signed in with
  * needsProfileSetup (the me call answered 404). Pure functions, so every transition is testable.
  */
 export type AuthStatus = "loading" | "signedOut" | "signedIn" | "needsProfileSetup" | "invalid";
 
-/** The auth events of SPEC §4 (supabase-js's names). */
+/** The auth events of docs/product.md#states (supabase-js's names). */
 export type AuthEvent =
   | "INITIAL_SESSION"
   | "SIGNED_IN"
@@ -75,7 +75,7 @@ export function applyProfileCheck(state: AuthState, check: ProfileCheck): AuthSt
     case "unauthorized":
       return { status: "invalid", session: null, claims: null };
     case "failed":
-      // Failures loading auth are swallowed (SPEC §8): keep the session, assume the ordinary case.
+      // Failures loading auth are swallowed (docs/product.md#errors): keep the session, assume the ordinary case.
       return state.status === "loading" ? { ...state, status: "signedIn" } : state;
   }
 }

@@ -2,7 +2,7 @@ import { NO_SHOW_GRACE_MS, NOT_STARTED_CANCEL_AFTER_MS, START_EARLY_MS } from ".
 import { formatDateTime } from "./time";
 
 /**
- * Who may do what to a booking, and when (PRODUCT §6). Pure, so that the model that changes a booking and the
+ * Who may do what to a booking, and when (docs/product.md#bookings). Pure, so that the model that changes a booking and the
  * pages that offer the buttons (and say why a button is missing) follow one rule book, and unit tests read it.
  */
 
@@ -41,7 +41,7 @@ export const BOOKING_STATUS_LABELS: Record<BookingState, string> = {
   cancelled: "キャンセル",
 };
 
-/** A booking's two people as labelled beside a name (SPEC §6: the counterparty is 購入者 or 販売者). */
+/** A booking's two people as labelled beside a name (docs/product.md#roles: the counterparty is 購入者 or 販売者). */
 export const PARTY_LABELS: Record<BookingRole, string> = { buyer: "購入者", seller: "販売者" };
 /** The label of the other person of a booking, seen by someone who is the seller or not. */
 export const counterpartLabel = (viewerIsSeller: boolean) => PARTY_LABELS[viewerIsSeller ? "buyer" : "seller"];

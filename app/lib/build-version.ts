@@ -15,7 +15,7 @@ export async function fetchLatestBuildId(fetcher: typeof fetch = fetch): Promise
 }
 
 /**
- * Notices a new deployment (SPEC §2, §7): checks on an interval and whenever the tab regains focus;
+ * Notices a new deployment (docs/product.md#screens, #api): checks on an interval and whenever the tab regains focus;
  * once the server runs another build, the next navigation is a full page load, so the tab picks up
  * the new build instead of asking the server for chunks it no longer has.
  */

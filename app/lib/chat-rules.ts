@@ -1,4 +1,4 @@
-/** Client rules about chat events (SPEC §2, §4), pure so they are unit-tested. */
+/** Client rules about chat events (docs/product.md#screens, #states), pure so they are unit-tested. */
 
 export interface ChatMessageEvent {
   id: number;

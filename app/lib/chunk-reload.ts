@@ -10,7 +10,7 @@ interface ReloadEnvironment {
 }
 
 /**
- * Decides what a failed chunk load does (SPEC §2, §8): the first failure on a path reloads the
+ * Decides what a failed chunk load does (docs/product.md#screens, #errors): the first failure on a path reloads the
  * page; another failure on the same path within 10 seconds is rethrown to the error boundary.
  */
 export function decideChunkReload({ storage, path, now }: Omit<ReloadEnvironment, "reload">): "reload" | "rethrow" {

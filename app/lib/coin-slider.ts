@@ -1,11 +1,11 @@
 import { COIN_SLIDER_DEFAULT_MAX, COIN_SLIDER_DEFAULT_MIN, COIN_SLIDER_STEPS, COIN_SLIDER_TIERS } from "./constants";
 
-/** The coin slider's steps between `min` and `max` (SPEC §5): 100 … 50,000 by default; the review tip starts at 0. */
+/** The coin slider's steps between `min` and `max` (docs/product.md#validation): 100 … 50,000 by default; the review tip starts at 0. */
 export function coinSliderSteps({ min = COIN_SLIDER_DEFAULT_MIN, max = COIN_SLIDER_DEFAULT_MAX }: { min?: number; max?: number } = {}) {
   return (COIN_SLIDER_STEPS as readonly number[]).filter((step) => step >= min && step <= max);
 }
 
-/** The colour tier of an amount: below 500, from 500, from 10,000 (SPEC §5). */
+/** The colour tier of an amount: below 500, from 500, from 10,000 (docs/product.md#validation). */
 export function coinTier(amount: number): "low" | "mid" | "high" {
   if (amount >= COIN_SLIDER_TIERS.high) return "high";
   if (amount >= COIN_SLIDER_TIERS.mid) return "mid";

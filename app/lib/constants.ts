@@ -1,5 +1,5 @@
 /**
- * Business constants and limits (SPEC §9, PRODUCT §9), one module per area under constants/; features add theirs there.
+ * Business constants and limits (docs/product.md#constants, docs/product.md#constants), one module per area under constants/; features add theirs there.
  * Code imports them from here. Each area is its own module so the browser bundle carries an area's values only with
  * the pages that read them (vite.config.ts leaves their placement to Rollup), not every constant on every page.
  */

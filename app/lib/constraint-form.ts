@@ -41,7 +41,7 @@ const isField = (target: EventTarget | null): target is HTMLInputElement | HTMLT
  * Conform's `useForm` as our forms use it (validate a field when it loses focus, again on every input once it has
  * been, every field on submit; the server's reply shown the same way), with the browser's constraint validation
  * answering in the schema's words (./form-rules) instead of a schema in the browser. Conform's own hook weighs 9 KB
- * gzip'd, which no page can carry within the first-load budget (issue 23, ADR 025); the server still parses with
+ * gzip'd, which no page can carry within the first-load budget (ADR 025); the server still parses with
  * Conform and zod, and `getFormProps` / `getInputProps` still make the markup. Ids follow Conform's.
  */
 export function useConstraintForm({

@@ -3,7 +3,7 @@ import { EXPLORE_PAGE_MAX, EXPLORE_QUERY_MAX, GAME_SLUG_MAX, LISTING_MINUTES } f
 import { EXPLORE_MIN_RATINGS, EXPLORE_SORTS, type ExploreFilters } from "./explore";
 
 /**
- * Reading explore's query string (issue 16, lib/explore.ts): a value that does not fit is dropped, not refused.
+ * Reading explore's query string (lib/explore.ts): a value that does not fit is dropped, not refused.
  * Apart from lib/explore.ts so zod is not in the page's JavaScript (only the loader reads a query string).
  */
 

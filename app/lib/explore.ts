@@ -1,6 +1,6 @@
 
 /**
- * Explore's filters (issue 16): they live in the URL (`/explore?q=&game=&online=1&minPrice=&maxPrice=&minRating=
+ * Explore's filters: they live in the URL (`/explore?q=&game=&online=1&minPrice=&maxPrice=&minRating=
  * &minutes=&sort=&page=`), so the page is a plain GET form without JavaScript and a search can be shared. A value
  * that does not fit (a hand-edited URL, an old link) is dropped rather than refused: the form then shows what was
  * searched. Reading a query string is lib/explore-query.ts (zod stays out of the page's JavaScript).

@@ -5,7 +5,7 @@ import { FIELD_RULES, type FieldRule, type FormRules } from "./form-rules";
 /**
  * A form's rules for the browser, from its zod schema: Conform's constraint attributes, and what the schema itself
  * says when each of them is broken, found by parsing a value that breaks only that rule (as Conform's own parse
- * reads a submitted form). The browser then validates with the attributes and these words, no zod (issue 23).
+ * reads a submitted form). The browser then validates with the attributes and these words, no zod.
  * Computed once per schema.
  */
 export function formRules(schema: z.ZodTypeAny): FormRules {

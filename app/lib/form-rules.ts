@@ -48,7 +48,7 @@ function scriptedRule(element: HTMLInputElement | HTMLTextAreaElement | HTMLSele
 
 /**
  * What is wrong with a form's fields by their own constraint validity (the attributes Conform set from the server's
- * zod schema), in the schema's words: the browser needs no schema library (issue 23). Rules the attributes cannot
+ * zod schema), in the schema's words: the browser needs no schema library. Rules the attributes cannot
  * say (a refinement across fields, characters the server refuses) are checked by the server on submit, whose answer
  * the form shows the same way.
  */

@@ -8,7 +8,7 @@ export interface VisibilitySource {
 }
 
 /**
- * The presence heartbeat (SPEC §4, §9): `beat` at once and then every 60 s while the tab is visible;
+ * The presence heartbeat (docs/product.md#states, #constants): `beat` at once and then every 60 s while the tab is visible;
  * nothing while it is hidden; at once again when it becomes visible. Start it only while signed in and
  * call the returned function on sign-out. A failed beat is swallowed: the next one tries again.
  */
@@ -45,7 +45,7 @@ export function startHeartbeat({
   };
 }
 
-/** The heartbeat of one tab, switched by the auth state: it runs only while signed in (SPEC §4). */
+/** The heartbeat of one tab, switched by the auth state: it runs only while signed in (docs/product.md#states). */
 export function createHeartbeat(options: Parameters<typeof startHeartbeat>[0]) {
   let stop: (() => void) | undefined;
   return {

@@ -4,7 +4,7 @@ type Init = Omit<ApiRequestInit, "method" | "body">;
 
 /**
  * The API client with its code loaded at the first call: a visitor's page never makes one, so it never fetches the
- * client (issue 23). Same methods and answers as createApiClient; without a session no call is made, nor code loaded.
+ * client. Same methods and answers as createApiClient; without a session no call is made, nor code loaded.
  */
 export function createLazyApiClient(options: ApiClientOptions): ApiClient {
   let loaded: Promise<ApiClient> | undefined;

@@ -1,7 +1,7 @@
 import type { MetaDescriptor } from "@remix-run/node";
 import { PRODUCT_NAME, PRODUCT_TAGLINE } from "./constants/site";
 
-/** `{page} - GamerMatch - ゲーマーマッチングプラットフォーム` (SPEC §1, PRODUCT §1). */
+/** `{page} - GamerMatch - ゲーマーマッチングプラットフォーム` (docs/product.md#what-it-is, docs/product.md#what-it-is). */
 export function pageTitle(page: string) {
   return `${page} - ${PRODUCT_NAME} - ${PRODUCT_TAGLINE}`;
 }

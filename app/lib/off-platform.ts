@@ -1,5 +1,5 @@
 /**
- * Does a chat message or post look like an invitation to pay outside the platform (PRODUCT §10)? Runs in the browser
+ * Does a chat message or post look like an invitation to pay outside the platform (docs/product.md#trust-and-safety)? Runs in the browser
  * (the warning before sending) and on the server (the no-JavaScript confirmation page and the operators' count), so
  * it stays small and imports nothing. A match only asks the sender to confirm: nothing is refused, so the rules lean
  * towards catching a lure over sparing an odd sentence, but stay clear of gamer talk (振り返り, ランク振り分け,

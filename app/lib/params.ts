@@ -4,7 +4,7 @@ import { invalidRouteMessage, messages } from "./messages";
 
 /**
  * Validates a route's params; when they do not fit, the route is a fatal 404
- * `Page Not Found: {path}` (SPEC §5, §8).
+ * `Page Not Found: {path}` (docs/product.md#validation, #errors).
  */
 export function parseParams<Schema extends z.ZodTypeAny>(
   schema: Schema,

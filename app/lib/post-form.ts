@@ -2,7 +2,7 @@ import { POST_MAX, UPLOAD_IMAGE_TYPES, UPLOAD_MAX_BYTES } from "./constants";
 import { messages } from "./messages";
 
 /**
- * The new post dialog's rules and flow (SPEC §2, §5, §7), apart from React so unit tests drive them: text (trimmed,
+ * The new post dialog's rules and flow (docs/product.md#screens, #validation, #api), apart from React so unit tests drive them: text (trimmed,
  * at most 500 characters, with a counter) and/or one image; the image is checked here first (the post-type
  * validator: a type the server takes, at most 10 MB) and the alert 「入力内容を確認してください」 shows when it is
  * not; it is uploaded (type post) before the post is created; a failure says 「投稿に失敗しました」 (or the server's
@@ -58,7 +58,7 @@ export function createPostFlow<Image, Created>({ upload, create }: PostFlowDeps<
       image: Image | null;
       isPublic?: boolean;
       communityId?: string | null;
-      /** The author confirmed the off-platform payment warning (PRODUCT §10). */
+      /** The author confirmed the off-platform payment warning (docs/product.md#trust-and-safety). */
       offPlatformConfirmed?: boolean;
     }): Promise<SubmitOutcome<Created>> {
       if (submitting || !canSubmitPost({ content, hasImage: image !== null }, false)) return null;

@@ -4,7 +4,7 @@ import { REALTIME_CONNECT_TIMEOUT_MS } from "./constants";
 import { messages } from "./messages";
 import { RealtimeEvent } from "./realtime-events";
 
-/** SPEC §4: connected, disconnected, failed, suspended (the browser is offline). */
+/** docs/product.md#states: connected, disconnected, failed, suspended (the browser is offline). */
 export type RealtimeState = "connected" | "disconnected" | "failed" | "suspended";
 
 /** What the realtime provider (app/components/realtime-provider.tsx) shares with the page. */
@@ -36,7 +36,7 @@ export function moveWhenAsked(socket: Socket) {
 }
 
 /**
- * Opens the tab's Socket.IO connection and reports its state (SPEC §4) through `update`; answers the function that
+ * Opens the tab's Socket.IO connection and reports its state (docs/product.md#states) through `update`; answers the function that
  * closes it. The socket authenticates with `token.current` at each (re)connect; a token turned down at the handshake
  * (it expired while the tab was open) is replaced by `freshToken()` once, and a session the server no longer knows is
  * `onRefused`.

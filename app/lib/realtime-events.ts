@@ -1,4 +1,4 @@
-/** The realtime event names (PRODUCT §7), shared by the server and the browser. */
+/** The realtime event names (docs/product.md#realtime), shared by the server and the browser. */
 export const RealtimeEvent = {
   chatMessage: "chat:message",
   gameStarted: "game:started",

@@ -2,7 +2,7 @@ import { REVIEW_COMMENT_MAX, REVIEW_SUCCESS_CLOSE_MS } from "./constants";
 import { messages } from "./messages";
 
 /**
- * The review dialog's rules and flow (SPEC §4, §5), apart from React so unit tests drive them with fake timers:
+ * The review dialog's rules and flow (docs/product.md#states, #validation), apart from React so unit tests drive them with fake timers:
  * 1–5 stars (submit disabled at 0), a comment trimmed to at most 500 characters with a counter, a tip for the buyer
  * only; with a tip above 0 the balance is read first and a balance below it stops with 「コインが足りません」;
  * editing → submitting → success, and success closes itself after 3 s, emits submitted with the booking id, then
@@ -33,7 +33,7 @@ export const canSubmitReview = (state: ReviewState) => state.phase === "editing"
 
 export interface ReviewTarget {
   bookingId: string;
-  /** The viewer's side of the booking: only the buyer may tip (SPEC §6). */
+  /** The viewer's side of the booking: only the buyer may tip (docs/product.md#roles). */
   isBuyer: boolean;
   counterpart: { displayName: string; avatar: string | null };
 }

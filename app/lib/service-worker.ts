@@ -7,7 +7,7 @@ import { pushFallbackBody } from "./messages/installed-app";
  * can call it.
  */
 
-/** A push's payload, as the sender writes it (issue 39 part 1): JSON `{ "title", "body", "url", "tag" }`. */
+/** A push's payload, as the sender writes it: JSON `{ "title", "body", "url", "tag" }`. */
 export interface PushPayload {
   title: string;
   body: string;

@@ -6,7 +6,7 @@ import { NUMERIC_TIME, readTime, type TimeInput } from "./time";
 const ISO_WITH_DATE = /^([+-]\d{6}|\d{4})/;
 
 /**
- * Reads a timestamp as the API accepts them (SPEC §3): numbers below 1e12 are seconds, larger numbers milliseconds,
+ * Reads a timestamp as the API accepts them (docs/product.md#data): numbers below 1e12 are seconds, larger numbers milliseconds,
  * numeric strings the same; other strings are ISO 8601 (week and ordinal dates, an offset or a zone name), RFC 2822
  * or SQL dates, read by luxon; one without a zone is Tokyo time. null for what cannot be read.
  * Server only: the browser reads only the times the app wrote (readTime), and luxon stays out of its bundle (ADR 037).

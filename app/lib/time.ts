@@ -98,7 +98,7 @@ export const tokyoWallClock = (date: Date) => tokyoClockAt(date.getTime())!;
  * bare date (no zone: Asia/Tokyo).
  */
 const APP_DATE_TIME = /^([+-]\d{6}|\d{4})-(\d\d)-(\d\d)(?:[Tt](\d\d):(\d\d)(?::(\d\d)(?:[.,](\d{1,9}))?)?)?(?:([Zz])|([+-])(\d\d):?(\d\d))?$/;
-/** A number as text: seconds or milliseconds by SPEC §3's rule, never a date (`20261122` is a number here). */
+/** A number as text: seconds or milliseconds by the rule of docs/product.md#data, never a date (`20261122` is a number here). */
 export const NUMERIC_TIME = /^-?\d+(\.\d+)?$/;
 
 const fromNumber = (value: number) => (Math.abs(value) < SECONDS_TIMESTAMP_LIMIT ? value * 1000 : value);
@@ -122,7 +122,7 @@ function readAppDateTime(text: string) {
 
 /**
  * Reads a time the app itself wrote, the same way on the server and in every browser (the pages' text must match at
- * hydration): a Date; a number or numeric string by SPEC §3's rule (below 1e12 seconds, else milliseconds); an ISO
+ * hydration): a Date; a number or numeric string by the rule of docs/product.md#data (below 1e12 seconds, else milliseconds); an ISO
  * 8601 date-time as above. null for anything else. Date strings from outside (the API's RFC 2822, SQL, week dates,
  * zone names) are the server's to read, with luxon: parseTime in ~/lib/time.server.
  */

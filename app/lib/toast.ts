@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** A short message shown for 3 seconds (SPEC §9): flashed by a form action, or a live notification. */
+/** A short message shown for 3 seconds (docs/product.md#constants): flashed by a form action, or a live notification. */
 export const toastSchema = z.object({
   id: z.string().min(1).max(64),
   type: z.enum(["success", "error", "info"]),

@@ -10,7 +10,7 @@ import { forfeitBalance, getBalance, lockWallet } from "./coins.server";
 import { removeAllPushDevices } from "./push.server";
 
 /**
- * Leaving the service (退会, PRODUCT §3, ADR 028). Refused while something is open that another person or the money
+ * Leaving the service (退会, docs/product.md#accounts, ADR 028). Refused while something is open that another person or the money
  * trail depends on: a booking in a non-final state (either side), coins held in escrow, a payout not yet decided.
  * Otherwise one transaction ends the account: sessions revoked and the address freed (local auth), the coins left
  * forfeited through the ledger, the profile reduced to 「退会したユーザー」, posts and their images deleted, listings

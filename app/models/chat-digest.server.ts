@@ -18,7 +18,7 @@ import { takesMail } from "./mail-preferences.server";
 import { seenSince } from "./presence.server";
 
 /**
- * Chat by mail (PRODUCT §3, ADR 029, ADR 043): a member away for 10 minutes with unread messages in a room gets one
+ * Chat by mail (docs/product.md#accounts, ADR 029, ADR 043): a member away for 10 minutes with unread messages in a room gets one
  * digest of them, at most one per room per hour, and another only for messages newer than the last one's. Sending a
  * message only moves its room's `last_message_id` (with `last_activity_at`, in the update it always made); this
  * sweeper job finds who is due from marks kept where it reads (migration 0024):
@@ -70,7 +70,7 @@ function lookAt(db: Database, now: Date) {
   const away = since(MAIL_OFFLINE_AFTER_MS);
   const notices = sql.join(BOOKING_MESSAGE_TYPES.map((type) => sql.lit(type)));
   // A message `m` that the reader `c.user_id` has not read, from someone else whom they did not block, not hidden by
-  // the operators (PRODUCT §10: its sender's alone).
+  // the operators (docs/product.md#trust-and-safety: its sender's alone).
   const unreadFor = sql`m.room_id = c.room_id and m.id > c.last_read_message_id and m.sender_id <> c.user_id and m.hidden_at is null
     and m.message_type not in (${notices})
     and not exists (select 1 from user_blocks b where b.blocker_id = c.user_id and b.blocked_id = m.sender_id)`;

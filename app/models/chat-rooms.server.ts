@@ -94,7 +94,7 @@ export async function listRooms({
 }
 
 /**
- * Creates a room, or for DIRECT finds the one the pair already has (SPEC §7: isNew false).
+ * Creates a room, or for DIRECT finds the one the pair already has (docs/product.md#api: isNew false).
  * New participants' sockets join its channel at once.
  */
 export async function createRoom({

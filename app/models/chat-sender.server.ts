@@ -21,7 +21,7 @@ export interface ChatSendInput {
   messageType?: ChatMessageType;
   metadata?: ChatMessageMetadata | null;
   /**
-   * The id the sender's app made for the message (issue 38, ADR 051). A message whose id this sender already used is
+   * The id the sender's app made for the message (ADR 051). A message whose id this sender already used is
    * not stored again: the answer is the stored one, so an app that lost the answer can simply send it again.
    */
   clientId?: string | null;
@@ -71,9 +71,9 @@ type OutcomeRow = Omit<MessageRow, "id" | "sender_id" | "display_name" | "avatar
  * the same id on a different text or room is refused. Two tries of the same message in flight at once (an app that gave up on one
  * replica and asked another) meet in the unique index: the later insert does nothing, and the stored one is read.
  *
- * Its pushes (issue 39, ADR 052) are written by the same statement: one per device of each recipient who takes them.
+ * Its pushes (ADR 052) are written by the same statement: one per device of each recipient who takes them.
  *
- * A typed message that looks like an off-platform payment (PRODUCT §10) is counted for the operators in the same
+ * A typed message that looks like an off-platform payment (docs/product.md#trust-and-safety) is counted for the operators in the same
  * statement, so a stored message is never left uncounted. The check is the rule list in this process; only a group
  * holding such a message gets the extra column and CTE, so the common statement is the same as without the count.
  */
@@ -293,7 +293,7 @@ export function createChatSender({
     outcomes.forEach((outcome, i) => {
       const waiting = group[i]!;
       if ("refusal" in outcome) return waiting.resolve(outcome);
-      // The message is stored: the event is only a hint, a reconnecting client refetches (PRODUCT §7).
+      // The message is stored: the event is only a hint, a reconnecting client refetches (docs/product.md#realtime).
       realtime.toUsers([waiting.input.senderId, ...outcome.recipients], RealtimeEvent.chatMessage, outcome.message);
       waiting.resolve({ message: outcome.message });
     });

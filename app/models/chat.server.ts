@@ -12,7 +12,7 @@ import { onlineFor } from "./presence.server";
  * ./chat-rooms.server.ts; typed messages are stored by ./chat-sender.server.ts; blocks: ./blocks.server.ts.
  */
 
-/** The shapes of SPEC §3. */
+/** The shapes of docs/product.md#data. */
 export interface ChatMessage {
   id: number;
   content: string;
@@ -21,9 +21,9 @@ export interface ChatMessage {
   chatRoomId: string;
   sender: { uid: string; supabaseId: string; displayName: string; avatar: string | null };
   createdAt: string;
-  /** Hidden by the operators (PRODUCT §10): only its sender is shown it, marked 「運営により非表示」. Read from history. */
+  /** Hidden by the operators (docs/product.md#trust-and-safety): only its sender is shown it, marked 「運営により非表示」. Read from history. */
   hidden?: boolean;
-  /** The id the sender's app made for it (issue 38): its tab tells the message it is still sending by it. */
+  /** The id the sender's app made for it: its tab tells the message it is still sending by it. */
   clientId?: string;
 }
 
@@ -31,7 +31,7 @@ export interface ChatParticipant {
   uid: string;
   displayName: string;
   avatar: string | null;
-  /** As the viewer sees it (PRODUCT §7): the green dot. */
+  /** As the viewer sees it (docs/product.md#realtime): the green dot. */
   online: boolean;
 }
 
@@ -76,7 +76,7 @@ export function toMessage(row: MessageRow & { hidden_at?: Date | null }): ChatMe
   };
 }
 
-/** Messages (aliased `m`) the operators hid are their sender's alone (PRODUCT §10). */
+/** Messages (aliased `m`) the operators hid are their sender's alone (docs/product.md#trust-and-safety). */
 export const visibleTo = (readerId: string) => sql<boolean>`(m.hidden_at is null or m.sender_id = ${readerId})`;
 
 /** Messages (aliased `m`) from people the reader blocked are not theirs to see. */
@@ -140,7 +140,7 @@ function newestVisibleIds({
 }
 
 /**
- * A page of a room's messages (SPEC §7): the 30 before the `before` cursor (the id of the oldest
+ * A page of a room's messages (docs/product.md#api): the 30 before the `before` cursor (the id of the oldest
  * message already held), in chronological order, and whether older ones exist.
  */
 export async function listMessages({ db, userId, roomId, before }: { db: Database; userId: string; roomId: string; before?: number }) {
@@ -196,7 +196,7 @@ export interface PostedMessage {
 
 /**
  * Posts a message from the app on `senderId`'s behalf in the DIRECT room of two people (a ticket bought or
- * cancelled, SPEC §4), making the room if they have none, inside the caller's transaction so the message exists
+ * cancelled, docs/product.md#states), making the room if they have none, inside the caller's transaction so the message exists
  * exactly when what it reports does. No rate limit: it is not typed by a person. Announce it with
  * `publishPosted` after the commit.
  */

@@ -11,7 +11,7 @@ import { creditPurchase, getBalance } from "./coins.server";
 import { publishNotifications, recordNotifications, type PendingNotifications } from "./notification.server";
 
 /**
- * Coin orders (PRODUCT §4, §5): a package bought through the test provider or Stripe Checkout. An order is paid
+ * Coin orders (docs/product.md#data, #coins): a package bought through the test provider or Stripe Checkout. An order is paid
  * at most once, and only paying it credits coins, through the ledger, in the transaction that marks it paid.
  */
 

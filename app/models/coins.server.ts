@@ -3,7 +3,7 @@ import type { DB, Database } from "~/infra/db/tables";
 import { DomainError } from "~/lib/domain-error";
 
 /**
- * The ledger: the only code that changes a coin balance (PRODUCT §4, §5; CONVENTIONS "Money and deadlines").
+ * The ledger: the only code that changes a coin balance (docs/product.md#data, #coins; docs/architecture.md "Money and deadlines").
  *
  * A wallet has purchased and earned coins. Each verb below takes the caller's transaction, locks the wallets it
  * touches with one `SELECT … FOR UPDATE` (lower user id first, so two transfers never deadlock), checks the balance

@@ -3,7 +3,7 @@ import { COMMUNITY_MEMBERS_SHOWN, USER_COMMUNITIES_MAX } from "~/lib/constants";
 import { DomainError } from "~/lib/domain-error";
 
 /**
- * Communities (PRODUCT §4; issue 16): a group around a game that people with a profile join and post into. The member
+ * Communities (docs/product.md#data): a group around a game that people with a profile join and post into. The member
  * count is kept on the community row, moved in the same transaction as the membership row and only when that row was
  * really written or removed, so it stays exact however many join or leave at once (ADR 022).
  */

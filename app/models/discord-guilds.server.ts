@@ -4,7 +4,7 @@ import { discordGuildIconUrl } from "~/infra/discord";
 import { SHARED_GUILDS_SHOWN } from "~/lib/constants";
 
 /**
- * The Discord servers a gamer is in (issue 36): kept from their last Discord sign-in (server/auth/local-auth.ts writes
+ * The Discord servers a gamer is in: kept from their last Discord sign-in (server/auth/local-auth.ts writes
  * them), shown on a profile only as the servers it shares with the viewer, and only when both turned that on in
  * `/settings/privacy` (off by default). Nothing else about them leaves the database.
  */

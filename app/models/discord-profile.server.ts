@@ -12,7 +12,7 @@ import { storeImage, UploadError } from "./uploads.server";
 
 
 /**
- * A gamer who signed in with Discord for the first time gets a profile from it (issue 36): their display name
+ * A gamer who signed in with Discord for the first time gets a profile from it: their display name
  * (Discord's global name, else the username) and their avatar, fetched once from Discord's CDN and re-encoded through
  * the upload pipeline like any avatar (never hot-linked). Works the same with hosted Supabase and the embedded auth: it
  * reads what both keep in user_metadata. The welcome notification comes as for any new profile. The avatar is a

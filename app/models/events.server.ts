@@ -8,7 +8,7 @@ import { formatDateTime } from "~/lib/time";
 import { publishNotifications, recordNotifications, type NotificationInput, type PendingNotifications } from "./notification.server";
 
 /**
- * Events (PRODUCT §4, issue 16): an event of a game with a capacity that signed-in members join and leave until it
+ * Events (docs/product.md#data): an event of a game with a capacity that signed-in members join and leave until it
  * starts. Seats are counted in `events.participants_count`, moved in the same transaction as the participant row by
  * a conditional update (`… where participants_count < capacity`), so however many join at once no seat is handed out
  * twice (ADR 021). Each participant is reminded once, an hour before the start, by the sweeper.

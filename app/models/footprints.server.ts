@@ -3,7 +3,7 @@ import type { Database } from "~/infra/db/tables";
 import { onlineFor } from "./presence.server";
 
 /**
- * Footprints (足あと, PRODUCT §4): a signed-in person with a profile who opens someone's profile leaves one row per
+ * Footprints (足あと, docs/product.md#data): a signed-in person with a profile who opens someone's profile leaves one row per
  * (visitor, visited), whose time moves forward on each visit. Visiting your own profile leaves none.
  */
 

@@ -2,7 +2,7 @@ import { sql, type Transaction } from "kysely";
 import type { DB } from "~/infra/db/tables";
 
 /**
- * Hidden content (PRODUCT §10, issue 27): a post, chat message, listing or review the operators hid is shown to its
+ * Hidden content (docs/product.md#trust-and-safety): a post, chat message, listing or review the operators hid is shown to its
  * author alone, marked 「運営により非表示」, and to nobody else in any list, page or API. The rule itself lives in
  * each model's read query (posts, chat, listings, reviews); this is the one write that moves it. A hidden review
  * counts in no rating: migration 0017's trigger moves the reviewee's totals and their listings' copy with

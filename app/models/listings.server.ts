@@ -23,7 +23,7 @@ export interface Listing {
   minutesPerUnit: number;
   maxUnits: number;
   status: ListingStatus;
-  /** Hidden by the operators (PRODUCT §10): only its seller is shown it, marked 「運営により非表示」; nobody can book it. */
+  /** Hidden by the operators (docs/product.md#trust-and-safety): only its seller is shown it, marked 「運営により非表示」; nobody can book it. */
   hidden: boolean;
   game: { slug: string; name: string };
   seller: { uid: string; displayName: string; avatar: string | null; online: boolean; rating: Rating };

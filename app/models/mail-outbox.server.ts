@@ -114,7 +114,7 @@ export async function deliverDueMail({
   send: (mail: OutboxMail) => Promise<void>;
   onFailure?: (mail: OutboxMail, error: unknown, gaveUp: boolean) => void;
   /**
-   * Mails handed over whose mark could not be written (the database went away in between, issue 38), with when they
+   * Mails handed over whose mark could not be written (the database went away in between), with when they
    * were sent: the caller keeps it across passes, and each pass marks them before it claims anything, so that a mail
    * sent during an outage is not claimed and sent again once its claim has run out.
    */

@@ -4,7 +4,7 @@ import { MAIL_KINDS, MAIL_OFFLINE_AFTER_MS, type MailKind } from "~/lib/constant
 import { ago, seenSince } from "./presence.server";
 
 /**
- * Which notification mails a user gets (PRODUCT §3, ADR 029): every kind is on until they turn it off, in
+ * Which notification mails a user gets (docs/product.md#accounts, ADR 029): every kind is on until they turn it off, in
  * `/settings/notifications` or with the signed link of a mail (`mail_opt_outs` holds the kinds turned off).
  */
 

@@ -7,7 +7,7 @@ import { setHidden } from "./hidden.server";
 import { publishNotifications, recordNotifications, type PendingNotifications } from "./notification.server";
 
 /**
- * The operators' decisions on reports (PRODUCT §10, ADR 030), taken from the command line (`npm run moderation`).
+ * The operators' decisions on reports (docs/product.md#trust-and-safety, ADR 030), taken from the command line (`npm run moderation`).
  * Each decision is one transaction (runDecision): its effects, its append-only `moderation_actions` row, every open
  * report it settles marked decided, and a notification to each of their reporters (without the details).
  *
@@ -114,7 +114,7 @@ export async function lockReport(trx: Trx, reportId: number) {
 /** Runs a decision in one transaction; once it has committed, logs it and announces its notifications. */
 export async function runDecision<T extends { pending: PendingNotifications; announce?: (realtime: Realtime) => void }>(db: Database, realtime: Realtime | undefined, work: (trx: Trx) => Promise<T>) {
   const result = await db.transaction().execute(work);
-  // The decision, once committed, in the log too (PRODUCT §11): moderation_actions is the record, this the trail.
+  // The decision, once committed, in the log too (docs/product.md#operations): moderation_actions is the record, this the trail.
   const outcome = (result as { outcome?: DecisionOutcome }).outcome;
   if (outcome?.action) {
     const { action } = outcome;

@@ -20,7 +20,7 @@ export interface NotificationInput {
   body?: string;
   /** A path inside the app ("/chat/…"): what the notification is about. */
   link?: string | null;
-  /** Also sent by mail, as this kind, when the user is away and takes it (PRODUCT §3, mail-preferences.server.ts). */
+  /** Also sent by mail, as this kind, when the user is away and takes it (docs/product.md#accounts, mail-preferences.server.ts). */
   mail?: MailKind;
 }
 
@@ -131,7 +131,7 @@ export async function countUnreadNotifications({ db, userId }: { db: Database; u
   return Number(row.n);
 }
 
-/** A page of the user's notifications, newest first, or unread first and then newest (SPEC §7). */
+/** A page of the user's notifications, newest first, or unread first and then newest (docs/product.md#api). */
 export async function listNotifications({
   db,
   userId,

@@ -11,7 +11,7 @@ import { debitEarned, returnEarned } from "./coins.server";
 import { publishNotifications, recordNotifications, type NotificationInput } from "./notification.server";
 
 /**
- * Payouts (PRODUCT §4, §5; ADR 020): a seller asks for earned coins to be transferred to a bank account. The request
+ * Payouts (docs/product.md#data, #coins; ADR 020): a seller asks for earned coins to be transferred to a bank account. The request
  * and the ledger's `debitEarned` are one transaction, so a request exists exactly when its coins left the earned
  * balance; an operator then marks it paid or rejected (`npm run payouts`), and a rejection gives the coins back
  * with `returnEarned`. Both ledger rows carry the reference `payout:{id}`.

@@ -11,7 +11,7 @@ import { rateLimitWindowCte } from "./rate-limit.server";
 import { acceptUpload, findOwnUpload } from "./uploads.server";
 
 /**
- * Posts (SPEC §3, §5; PRODUCT §4): text and/or one image, by a person with a profile. The image is one of the
+ * Posts (docs/product.md#data, #validation; docs/product.md#data): text and/or one image, by a person with a profile. The image is one of the
  * author's own uploads (kind `post`), so a post never points at someone else's file or an outside URL, and pages
  * draw it with its width and height. Who sees a post is decided here, once, for every page and API that lists them.
  */
@@ -35,7 +35,7 @@ export interface Post {
   isPublic: boolean;
   /** Subscriber-only and the viewer is not an active subscriber: shown as a locked card, without its text or image. */
   locked: boolean;
-  /** Hidden by the operators (PRODUCT §10): only its author is shown it, marked 「運営により非表示」. */
+  /** Hidden by the operators (docs/product.md#trust-and-safety): only its author is shown it, marked 「運営により非表示」. */
   hidden: boolean;
   author: { uid: string; displayName: string; avatar: string | null };
   createdAt: string;
@@ -53,7 +53,7 @@ const cursorOf = (post: { createdAt: string; id: string }) => `${Date.parse(post
  * Who sees what, decided here once for every list and API (ADR 018, 019). A viewer is shown every post except those
  * of authors they blocked; they may open (read the text, see the image) public posts, their own, and the
  * subscriber-only posts of authors they subscribe to while the subscription has not expired at `now`. Any other post
- * is locked. A post the operators hid is its author's alone (PRODUCT §10): for everyone else it does not exist.
+ * is locked. A post the operators hid is its author's alone (docs/product.md#trust-and-safety): for everyone else it does not exist.
  */
 function postsQuery(db: Database, viewerId: string | null, now: Date, { authorId }: { authorId?: string } = {}) {
   const viewer = viewerId ?? NOBODY;
@@ -83,7 +83,7 @@ function postsQuery(db: Database, viewerId: string | null, now: Date, { authorId
             .where("b.blocker_id", "=", viewer)
             // One author's posts: asked once about that author, not per post. Correlated, the planner guessed that
             // almost no post survives it, so a LIMIT did not pay and it sorted all 5,000 posts of a busy author
-            // rather than reading the newest from posts_author_idx (70-350 ms at SCALE=10; issue 37).
+            // rather than reading the newest from posts_author_idx (70-350 ms at SCALE=10).
             .where("b.blocked_id", "=", authorId ?? eb.ref("p.author_id")),
         ),
       ),
@@ -111,9 +111,9 @@ function toPost(row: PostRow): Post {
 /**
  * Publishes a post for the author (POST /api/posts/create, the new post dialog and its page). Its image is either one
  * of the author's uploads (`input.imageUrl`, the dialog's way: uploaded first) or the bytes of one (`upload`, the
- * page's single POST), stored by the uploads model inside this transaction. At most five posts a minute (PRODUCT §9):
+ * page's single POST), stored by the uploads model inside this transaction. At most five posts a minute (docs/product.md#constants):
  * the count, the upload's row and the post are one transaction, so a refused post leaves nothing behind. A text that
- * looks like an off-platform payment (PRODUCT §10) is counted for the operators in the same transaction.
+ * looks like an off-platform payment (docs/product.md#trust-and-safety) is counted for the operators in the same transaction.
  */
 export async function createPost({
   db,

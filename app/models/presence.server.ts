@@ -5,7 +5,7 @@ import { ONLINE_WINDOW_MS, PRESENCE_KEPT_MS } from "~/lib/constants";
 import { RealtimeEvent } from "~/lib/realtime-events";
 
 /**
- * Presence (PRODUCT §7): a user is online while their last sign of life (`user_presence.last_seen_at`) is younger than
+ * Presence (docs/product.md#realtime): a user is online while their last sign of life (`user_presence.last_seen_at`) is younger than
  * two minutes. A heartbeat sets it, and so does each server process for the users whose sockets it holds (on connect,
  * every 30 s and on disconnect). `user_presence` keeps only the last hour (migration 0026: a narrow table, so that a
  * heartbeat for thousands of users writes a few pages); no row means not seen. `users.online_announced` is what

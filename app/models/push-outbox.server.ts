@@ -15,7 +15,7 @@ import {
 import { messages } from "~/lib/messages";
 
 /**
- * The push outbox (issue 39, ADR 052), the mail outbox's sibling (ADR 027): a push is a row per device, written with
+ * The push outbox (ADR 052), the mail outbox's sibling (ADR 027): a push is a row per device, written with
  * the producer's transaction (a chat message's statement, a notification, a post), so a rolled-back event pushes
  * nothing and a committed one is not lost. Delivery claims due rows for a minute (`FOR UPDATE SKIP LOCKED`, so two
  * processes never take the same row), sends each outside any transaction, and deletes it once its push service took

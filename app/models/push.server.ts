@@ -9,7 +9,7 @@ import { deviceLabel } from "~/lib/push-device";
 import type { PushSubscriptionInput } from "~/lib/validation/push";
 
 /**
- * Web Push's devices and choices (issue 39, ADR 052): each device a user turned push on for (`push_subscriptions`,
+ * Web Push's devices and choices (ADR 052): each device a user turned push on for (`push_subscriptions`,
  * one row per push endpoint), the kinds they turned off (`push_opt_outs`, every kind on by default), and the chat
  * room their focused tab shows (`user_presence.focused_room_id`), which keeps that room's pushes away. What is sent,
  * and how, is push-outbox.server.ts.

@@ -7,7 +7,7 @@ import { getPost } from "./posts.server";
 import { lockPresentUsers } from "./user.server";
 
 /**
- * Reports (通報, PRODUCT §10): a signed-in person reports a user, post, chat message, listing or review that they can
+ * Reports (通報, docs/product.md#trust-and-safety): a signed-in person reports a user, post, chat message, listing or review that they can
  * see, for the operators (`npm run moderation`). One report per reporter and thing, kept by the database's unique key
  * ("insert … on conflict do nothing, then read"): a second report of the same thing is the first. At most
  * REPORTS_PER_DAY new reports in any 24 hours, counted under a per-reporter lock so two at once cannot both be the

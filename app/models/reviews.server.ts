@@ -10,7 +10,7 @@ import { NOBODY } from "./presence.server";
 import { lockPresentUsers } from "./user.server";
 
 /**
- * Reviews (PRODUCT §4, SPEC §5, §6): after a completed booking each of its two people reviews the other once; the
+ * Reviews (docs/product.md#data, docs/product.md#validation, #roles): after a completed booking each of its two people reviews the other once; the
  * buyer may add a coin tip, which moves through the ledger (buyer → seller's earned coins, less the fee) in the
  * review's own transaction, so a review with a tip exists exactly when the coins moved.
  */
@@ -31,7 +31,7 @@ export interface Review {
   tipAmount: number;
   reviewer: { uid: string; displayName: string; avatar: string | null; role: "buyer" | "seller" };
   createdAt: string;
-  /** Hidden by the operators (PRODUCT §10): only its reviewer is shown it, marked 「運営により非表示」; it counts in no rating. */
+  /** Hidden by the operators (docs/product.md#trust-and-safety): only its reviewer is shown it, marked 「運営により非表示」; it counts in no rating. */
   hidden: boolean;
 }
 

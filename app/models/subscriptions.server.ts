@@ -11,7 +11,7 @@ import { publishNotifications, recordNotifications, type NotificationInput } fro
 import { lockPresentUsers } from "./user.server";
 
 /**
- * Subscriptions to creators (SPEC §3, §6; PRODUCT §4, §5; issue 15). A seller offers a monthly plan in coins; a
+ * Subscriptions to creators (docs/product.md#data, #roles; docs/product.md#data, #coins). A seller offers a monthly plan in coins; a
  * subscriber pays through the ledger (subscriber → the seller's earned coins less the fee) and gets 30 days, counted
  * from the current expiry while one is active. No automatic renewal: a reminder 3 days before the expiry, once. Access
  * (subscriber-only posts) holds while `expires_at` is in the future.

@@ -8,7 +8,7 @@ import { messages } from "~/lib/messages";
 import { rateLimitWindowCte } from "./rate-limit.server";
 
 /**
- * Images people upload (PRODUCT §2, §9; ADR 017). The type is judged by the bytes, never by the name or the declared
+ * Images people upload (docs/product.md#runtime, #constants; ADR 017). The type is judged by the bytes, never by the name or the declared
  * type; the container must end where the file ends (no polyglots); the image is decoded and re-encoded by sharp in
  * its own format, which drops every byte the decoder did not turn into pixels (EXIF, GPS, comments, appended data).
  */
@@ -72,7 +72,7 @@ export async function storeImage({ db, storage, userId, kind, bytes }: ImageInpu
 }
 
 /**
- * The API's way in: 20 uploads an hour per user (PRODUCT §9), then storeImage. Every attempt counts, refused ones
+ * The API's way in: 20 uploads an hour per user (docs/product.md#constants), then storeImage. Every attempt counts, refused ones
  * too: judging and decoding an image is the expensive part.
  */
 export async function acceptUpload(input: ImageInput): Promise<StoredImage> {

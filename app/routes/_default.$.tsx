@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { notFoundMessage } from "~/lib/messages";
 
-/** Any path no route claims: a 404 carrying `Page not found: {path}` (SPEC §8). */
+/** Any path no route claims: a 404 carrying `Page not found: {path}` (docs/product.md#errors). */
 export async function loader({ request }: LoaderFunctionArgs) {
   throw new Response(notFoundMessage(new URL(request.url).pathname), { status: 404, statusText: "Not Found" });
 }

@@ -25,7 +25,7 @@ export const meta: MetaFunction = () =>
 const EXCERPT_MAX = 80;
 
 /**
- * `/` (issue 16): what a visitor needs to start playing today, in plain HTML: who sells and is online now, popular
+ * `/`: what a visitor needs to start playing today, in plain HTML: who sells and is online now, popular
  * games, upcoming events and the newest posts; for a signed-in user their next session and unread counts first.
  * The loader sends only what is drawn (the page's HTML, data included, stays small) and formats times here.
  */
@@ -80,7 +80,7 @@ export async function loader({ context }: LoaderFunctionArgs) {
 async function signedInSummary(context: LoaderFunctionArgs["context"], userId: string, now: Date) {
   const [upcoming, unreadMessages, unreadNotifications] = await Promise.all([
     listUpcoming({ db: context.db, userId, now }),
-    // Counts that cannot be read are zero, as in the header (SPEC §8): home still renders.
+    // Counts that cannot be read are zero, as in the header (docs/product.md#errors): home still renders.
     countUnread({ db: context.db, userId }).catch(swallowed("unread messages", 0)),
     countUnreadNotifications({ db: context.db, userId }).catch(swallowed("unread notifications", 0)),
   ]);

@@ -20,7 +20,7 @@ import { getBalance } from "~/models/coins.server";
 
 export const meta: MetaFunction = () => pageMeta("購入内容の確認");
 
-/** One of the seven packages; any other id is the fatal 404 of SPEC §8. */
+/** One of the seven packages; any other id is the fatal 404 of docs/product.md#errors. */
 const paramsSchema = z.object({
   id: z
     .string()
@@ -34,7 +34,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const pack = packageOf(params, request);
   const { user } = await requireProfile(request, context);
   // The form's idempotency key lives in the page's URL, made by the first visit: the same form posted twice (a
-  // double click, the back button, a retry) is the same order (PRODUCT §5). A key made afresh on every render
+  // double click, the back button, a retry) is the same order (docs/product.md#coins). A key made afresh on every render
   // broke the back button: a browser that loads the page again (no back/forward cache, and the POST to this URL
   // evicted it from the HTTP cache) got a new key, and posting it again bought the coins a second time.
   const key = idempotencyKeySchema.safeParse(new URL(request.url).searchParams.get("key") ?? undefined);

@@ -16,7 +16,7 @@ import { searchListings } from "~/models/listing-search.server";
 export const meta: MetaFunction = () => pageMeta("さがす", "ゲーム・価格・評価・オンライン状況で、一緒に遊ぶゲーマーのチケットを探せます。");
 
 /**
- * `/explore` (issue 16): find someone to play with. The filters are the query string (lib/explore.ts), the form a
+ * `/explore`: find someone to play with. The filters are the query string (lib/explore.ts), the form a
  * plain GET; with JavaScript a changed choice searches at once.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -214,7 +214,7 @@ export default function ExplorePage() {
   );
 }
 
-/** One end of the price range: the coin slider's steps (SPEC §5) as a select that works without JavaScript. */
+/** One end of the price range: the coin slider's steps (docs/product.md#validation) as a select that works without JavaScript. */
 function PriceSelect({ id, name, label, value }: { id: string; name: string; label: string; value: number | null }) {
   return (
     <div>

@@ -17,7 +17,7 @@ export async function loader(_: LoaderFunctionArgs) {
 }
 
 /**
- * 「パスワードをお忘れの方」(PRODUCT §3): supabase-js `resetPasswordForEmail`, as with hosted Supabase. The page says
+ * 「パスワードをお忘れの方」(docs/product.md#accounts): supabase-js `resetPasswordForEmail`, as with hosted Supabase. The page says
  * the same whether or not the address has an account; only a rate limit (429) is said as such.
  */
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -24,7 +24,7 @@ const pageOf = (request: Request) => parseQuery(pageQuerySchema, request).page;
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const page = pageOf(request);
-  // Notifications that cannot be loaded show as none (SPEC §8); the server log has the cause.
+  // Notifications that cannot be loaded show as none (docs/product.md#errors); the server log has the cause.
   const { notifications, unreadCount } = await listNotifications({
     db: context.db,
     userId: user.id,
@@ -59,7 +59,7 @@ export default function NotificationsPage() {
   const [marking, setMarking] = useState(false);
   useRealtimeEvent(RealtimeEvent.notificationNew, () => revalidator.revalidate());
 
-  // With JavaScript: PATCH /api/notifications (SPEC §7). A failure leaves the list as it was and says so (SPEC §8).
+  // With JavaScript: PATCH /api/notifications (docs/product.md#api). A failure leaves the list as it was and says so (docs/product.md#errors).
   const markAllRead = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setMarking(true);

@@ -36,7 +36,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /**
  * The new post dialog's page twin (no JavaScript): one multipart POST with the text and the image; the image goes
  * through the same upload rules as POST /api/uploads, the post through the same model as POST /api/posts/create.
- * A text that looks like an off-platform payment (PRODUCT §10) without the confirmation field publishes nothing and
+ * A text that looks like an off-platform payment (docs/product.md#trust-and-safety) without the confirmation field publishes nothing and
  * comes back (200) with the warning and the form filled in again, whose button then posts it with the field (the
  * image, if one was chosen, must be chosen again: a browser cannot fill a file field).
  */
@@ -81,7 +81,7 @@ export default function NewPostPage() {
   const lastResult = actionData?.result;
   const offPlatformPage = actionData && "offPlatform" in actionData ? actionData.offPlatform : undefined;
   const submitting = useNavigation().state !== "idle";
-  // With JavaScript, the off-platform payment warning (PRODUCT §10) opens before the form is sent; confirmed, the form
+  // With JavaScript, the off-platform payment warning (docs/product.md#trust-and-safety) opens before the form is sent; confirmed, the form
   // is sent again with the confirmation field.
   const [warning, setWarning] = useState<string | null>(null);
   const [confirmed, setConfirmed] = useState(false);

@@ -24,7 +24,7 @@ function defaultReturn(type: ReportTargetType, id: string) {
 }
 
 /**
- * `/report?type=…&id=…[&redirectTo=…]`: the report dialog's page twin (PRODUCT §10), a plain form that works without
+ * `/report?type=…&id=…[&redirectTo=…]`: the report dialog's page twin (docs/product.md#trust-and-safety), a plain form that works without
  * JavaScript. The dialog loads this loader's data with a fetcher and posts to this action. Something the viewer cannot
  * see is a 404, as it is for POST /api/reports.
  */

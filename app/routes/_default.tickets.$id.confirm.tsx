@@ -26,7 +26,7 @@ export const meta: MetaFunction = () => pageMeta("購入内容の確認");
 const paramsSchema = z.object({ id: uuidParam });
 
 /**
- * The last step before coins go into escrow (PRODUCT §5): the total, the balance and the start time, and a plain
+ * The last step before coins go into escrow (docs/product.md#coins): the total, the balance and the start time, and a plain
  * form whose idempotency key lives in this page's URL (made on the first visit, as the coin checkout's), so the
  * same form posted twice (a double click, the back button, a retry) books once.
  */

@@ -13,7 +13,7 @@ import { listUpcoming } from "~/models/bookings/queries.server";
 
 export const meta: MetaFunction = () => pageMeta("スケジュール");
 
-/** Upcoming accepted and in-progress sessions, as buyer and as seller, by day in Asia/Tokyo (PRODUCT §6). */
+/** Upcoming accepted and in-progress sessions, as buyer and as seller, by day in Asia/Tokyo (docs/product.md#bookings). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireProfile(request, context);
   const sessions = await listUpcoming({ db: context.db, userId: user.id });

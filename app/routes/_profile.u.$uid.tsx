@@ -31,7 +31,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data ? `
 
 /**
  * `/u/{uid}`: a person's profile (avatar with presence, name, bio, games, rating) above its three tabs. A malformed
- * uid is a fatal 404 (SPEC §5), an unknown one the 404 page. A signed-in visitor leaves a footprint.
+ * uid is a fatal 404 (docs/product.md#validation), an unknown one the 404 page. A signed-in visitor leaves a footprint.
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { uid } = parseParams(paramsSchema, params, request);
@@ -171,7 +171,7 @@ export default function ProfileLayout() {
 }
 
 /**
- * The Discord servers the viewer shares with this gamer, both having agreed in /settings/privacy (issue 36). Its words
+ * The Discord servers the viewer shares with this gamer, both having agreed in /settings/privacy. Its words
  * are here, not in ~/lib/messages/privacy: a module both this page and the settings page import becomes a chunk of its
  * own that every profile view would fetch.
  */

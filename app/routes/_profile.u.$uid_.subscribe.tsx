@@ -26,7 +26,7 @@ const paramsSchema = z.object({ uid: uuidParam });
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data ? `${data.profile.displayName}さんをサブスク` : "サブスク");
 
 /**
- * The confirmation before coins are spent on a subscription (PRODUCT §5): the price, the period and the new expiry,
+ * The confirmation before coins are spent on a subscription (docs/product.md#coins): the price, the period and the new expiry,
  * the balance before and after; a plain form whose idempotency key lives in this page's URL (made on the first visit),
  * so a double click, the back button or a retry pays once.
  */

@@ -18,7 +18,7 @@ import { AccountError, leaveAccount, leavingSummary, openMatterReasons } from "~
 export const meta: MetaFunction = () => pageMeta("退会");
 
 /**
- * `/settings/account`: leaving the service (退会, PRODUCT §3, ADR 028). What stops it is said first; otherwise the coins
+ * `/settings/account`: leaving the service (退会, docs/product.md#accounts, ADR 028). What stops it is said first; otherwise the coins
  * that would be forfeited, with the amount, then the password and a confirmation box. A plain form: it works without
  * JavaScript, and a refusal is answered on the page (400 bad input, 409 something open, 429 too many wrong passwords).
  * A user who never set up a profile may leave too, so the page asks for a sign-in only.

@@ -16,7 +16,7 @@ export const meta: MetaFunction = () => pageMeta("コイン履歴");
 
 const pageOf = (request: Request) => parseQuery(pageQuerySchema, request).page;
 
-/** Every change of the user's coins, newest first (PRODUCT §5), with the balances it left. */
+/** Every change of the user's coins, newest first (docs/product.md#coins), with the balances it left. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireProfile(request, context);
   const page = pageOf(request);

@@ -23,7 +23,7 @@ import { getPushPreferences, listPushDevices, PushError, removePushDevice, saveP
 export const meta: MetaFunction = () => pageMeta(mailText.settingsTitle);
 
 /**
- * `/settings/notifications`: which notification mails the user gets (PRODUCT §3), every kind on by default; and Web
+ * `/settings/notifications`: which notification mails the user gets (docs/product.md#accounts), every kind on by default; and Web
  * Push (ADR 052): this device's 「この端末にプッシュ通知」, the devices that get pushes with 「解除」, and the kinds pushed.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {

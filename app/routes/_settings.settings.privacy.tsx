@@ -20,7 +20,7 @@ const privacySchema = z.object({
   showDiscordGuilds: z.literal("on", { errorMap: () => ({ message: messages.validation.checkInput }) }).optional(),
 });
 
-/** `/settings/privacy`: whether profiles show the Discord servers shared with the viewer (issue 36), off by default. */
+/** `/settings/privacy`: whether profiles show the Discord servers shared with the viewer, off by default. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireProfile(request, context);
   const privacy = await getGuildPrivacy({ db: context.db, userId: user.id });

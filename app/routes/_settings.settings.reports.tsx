@@ -9,7 +9,7 @@ import { listReports } from "~/models/reports.server";
 
 export const meta: MetaFunction = () => pageMeta(text.listTitle);
 
-/** `/settings/reports`: the user's own reports and whether each was decided (PRODUCT §10), never how. */
+/** `/settings/reports`: the user's own reports and whether each was decided (docs/product.md#trust-and-safety), never how. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireProfile(request, context);
   return { reports: await listReports({ db: context.db, reporterId: user.id }) };

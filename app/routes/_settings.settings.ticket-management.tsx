@@ -33,7 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { role } = parseQuery(querySchema, request);
   const bookings = await listBookings({ db: context.db, userId: user.id });
   const mine = bookings.filter((booking) => booking.isSeller === (role === "seller"));
-  // An extension spends coins: its form carries a key made when the page is rendered (PRODUCT §5).
+  // An extension spends coins: its form carries a key made when the page is rendered (docs/product.md#coins).
   const extensionKeys = Object.fromEntries(mine.filter((booking) => booking.status === "in_progress" && !booking.isSeller).map((booking) => [booking.id, crypto.randomUUID()]));
   const counts = { buyer: bookings.filter((booking) => !booking.isSeller).length, seller: bookings.filter((booking) => booking.isSeller).length };
   return { role, bookings: mine, extensionKeys, counts };
@@ -85,7 +85,7 @@ export default function BookingManagementPage() {
   useBookingReloads({ reload });
   useRealtimeEvent(RealtimeEvent.gameStarted, reload);
   useRealtimeEvent(RealtimeEvent.gameExtended, reload);
-  // A review sent from the dialog (SPEC §4's `submitted`): the card says 「レビュー済み」.
+  // A review sent from the dialog (the `submitted` of docs/product.md#states): the card says 「レビュー済み」.
   useEffect(() => {
     window.addEventListener(REVIEW_SUBMITTED_EVENT, reload);
     return () => window.removeEventListener(REVIEW_SUBMITTED_EVENT, reload);

@@ -25,7 +25,7 @@ export const meta: MetaFunction = () => pageMeta("レビューを書く");
 const paramsSchema = z.object({ id: uuidParam });
 const back = "/settings/ticket-management";
 
-/** The review dialog's page twin (SPEC §2): the same review as a plain form, for a browser without JavaScript. */
+/** The review dialog's page twin (docs/product.md#screens): the same review as a plain form, for a browser without JavaScript. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { id } = parseParams(paramsSchema, params, request);
   const { user } = await requireProfile(request, context);

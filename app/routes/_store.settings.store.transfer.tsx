@@ -27,7 +27,7 @@ export const meta: MetaFunction = () => pageMeta("売上の振込申請");
 const PATH = "/settings/store/transfer";
 
 /**
- * Payouts (PRODUCT §4, §5): the earned balance, the request form, a confirmation step, and the history. The form's
+ * Payouts (docs/product.md#data, #coins): the earned balance, the request form, a confirmation step, and the history. The form's
  * idempotency key lives in this page's URL, made on the first visit (as the coin checkout's), and rides through the
  * confirmation in a hidden field: the same request posted again (a double click, the back button) is one request.
  */

@@ -3,7 +3,7 @@ import { apiError, apiOk, requireApiUser } from "~/http/api.server";
 import { messages } from "~/lib/messages";
 import { getProfile, listActiveSubscriptions } from "~/models/user.server";
 
-/** GET /api/auth/me: the caller's profile and subscriptions; 404 while the profile is not set up (SPEC §4, §7). */
+/** GET /api/auth/me: the caller's profile and subscriptions; 404 while the profile is not set up (docs/product.md#states, #api). */
 export async function loader({ context }: LoaderFunctionArgs) {
   const user = await requireApiUser(context);
   const profile = await getProfile({ db: context.db, userId: user.id });

@@ -6,7 +6,7 @@ import { countUnreadNotifications, listNotifications, markAllNotificationsRead }
 
 /**
  * GET /api/notifications?limit&offset&prioritizeUnread=true → data.notifications, data.unreadCount;
- * GET /api/notifications?countOnly=true → unreadCount at the top level (SPEC §7).
+ * GET /api/notifications?countOnly=true → unreadCount at the top level (docs/product.md#api).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireApiUser(context);

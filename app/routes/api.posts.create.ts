@@ -5,7 +5,7 @@ import { postSchema } from "~/lib/validation/post";
 import { createPost } from "~/models/posts.server";
 
 /**
- * POST /api/posts/create {content | null, imageUrl | null, isPublic} → 201 `{success, post}` (SPEC §7): text or an
+ * POST /api/posts/create {content | null, imageUrl | null, isPublic} → 201 `{success, post}` (docs/product.md#api): text or an
  * image (one of the caller's uploads, type post), at most five posts a minute.
  */
 export async function action({ request, context }: ActionFunctionArgs) {

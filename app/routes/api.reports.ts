@@ -13,7 +13,7 @@ export async function loader({ context }: LoaderFunctionArgs) {
 
 /**
  * POST /api/reports {targetType, targetId, reason, note?} → data.report: 201 when filed, 200 with the first report
- * when the caller had reported this thing already (PRODUCT §10). Something the caller cannot see 404; their own 422;
+ * when the caller had reported this thing already (docs/product.md#trust-and-safety). Something the caller cannot see 404; their own 422;
  * more than 20 new reports in 24 hours 429.
  */
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -5,7 +5,7 @@ import { reviewSchema } from "~/lib/validation/review";
 import { submitReview } from "~/models/reviews.server";
 
 /**
- * POST /api/reviews {bookingId, rating, comment?, tipAmount} → 201 success (SPEC §7): a participant of a completed
+ * POST /api/reviews {bookingId, rating, comment?, tipAmount} → 201 success (docs/product.md#api): a participant of a completed
  * booking, once; a tip only from the buyer, through the ledger; not enough coins 422 コインが足りません.
  */
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -11,7 +11,7 @@ export async function loader({ context }: LoaderFunctionArgs) {
 }
 
 /**
- * PUT {monthlyPrice, description?} sets or changes the caller's plan → `data.plan` (PRODUCT §8); DELETE withdraws
+ * PUT {monthlyPrice, description?} sets or changes the caller's plan → `data.plan` (docs/product.md#api); DELETE withdraws
  * it (subscribers keep access until their expiry).
  */
 export async function action({ request, context }: ActionFunctionArgs) {

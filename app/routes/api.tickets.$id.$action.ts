@@ -10,7 +10,7 @@ import { actOnBooking } from "~/models/bookings/act.server";
 const paramsSchema = z.object({ id: uuidParam, action: z.enum(BOOKING_ACTIONS) });
 
 /**
- * POST /api/tickets/{id}/{accept|cancel|start|extend|check-in|complete} → data.ticket, the booking (PRODUCT §6). extend takes
+ * POST /api/tickets/{id}/{accept|cancel|start|extend|check-in|complete} → data.ticket, the booking (docs/product.md#bookings). extend takes
  * {units} and an Idempotency-Key header. A stranger's booking is 404, someone else's action 403, a wrong state 409.
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {

@@ -11,7 +11,7 @@ const uploadTypeSchema = z.enum(UPLOAD_KINDS, { errorMap: () => ({ message: mess
 const codes = { 400: "invalid_image", 401: "unauthorized", 403: "profile_required", 413: "too_large", 429: "rate_limited" } as const;
 
 /**
- * POST /api/uploads (multipart: file, type post|avatar|chat) → 201 data.url, width, height (PRODUCT §8).
+ * POST /api/uploads (multipart: file, type post|avatar|chat) → 201 data.url, width, height (docs/product.md#api).
  * Anonymous callers get their 401 before a byte of the body is read.
  */
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -4,7 +4,7 @@ import { messages } from "~/lib/messages";
 import { profileSchema } from "~/lib/validation/profile";
 import { saveProfile, UnknownGameError } from "~/models/user.server";
 
-/** POST /api/user/profile: creates or updates the caller's profile (PRODUCT §8). */
+/** POST /api/user/profile: creates or updates the caller's profile (docs/product.md#api). */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiError(405, "method_not_allowed", messages.api.failed);
   const user = await requireApiUser(context);

@@ -4,7 +4,7 @@ import { subscriptionsQuerySchema } from "~/lib/validation/subscription";
 import { listSubscriptions } from "~/models/subscriptions.server";
 
 /**
- * GET /api/user/subscriptions → `{success, subscriptions}` (SPEC §7): the caller's subscriptions, active and expired,
+ * GET /api/user/subscriptions → `{success, subscriptions}` (docs/product.md#api): the caller's subscriptions, active and expired,
  * each with `subscribee.uid`, `expiresAt` and `active`; active ones first, `?limit` of them (100 at most).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {

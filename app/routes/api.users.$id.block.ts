@@ -5,7 +5,7 @@ import { uuidParam } from "~/lib/validation/fields";
 import { blockUser, unblockUser } from "~/models/blocks.server";
 import { ChatError } from "~/models/chat.server";
 
-/** POST blocks the user, DELETE unblocks (PRODUCT §8). */
+/** POST blocks the user, DELETE unblocks (docs/product.md#api). */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireApiUser(context);
   try {

@@ -6,7 +6,7 @@ import { paymentEventSchema } from "~/lib/validation/coins";
 import { handlePaymentEvent } from "~/models/coin-orders.server";
 
 /**
- * POST /api/webhooks/stripe: Stripe's signed events (PRODUCT §8). The raw body is verified with the webhook secret;
+ * POST /api/webhooks/stripe: Stripe's signed events (docs/product.md#api). The raw body is verified with the webhook secret;
  * an event that does not verify is a 400 and changes nothing. Handled, or handled before: 200.
  */
 export async function action({ request, context }: ActionFunctionArgs) {

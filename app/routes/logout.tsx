@@ -5,7 +5,7 @@ import { pushEndpointSchema } from "~/lib/validation/push";
 import { removeAllPushDevices, removePushEndpoint } from "~/models/push.server";
 
 /**
- * Sign-out is a POST (a link could be triggered by anyone) and goes to / (SPEC §2). It ends this browser's session
+ * Sign-out is a POST (a link could be triggered by anyone) and goes to / (docs/product.md#screens). It ends this browser's session
  * only, as supabase-js `signOut({ scope: "local" })` does, and this browser's push notifications when the form names
  * its subscription; /settings offers `scope=global` to end every device's, which also ends every device's push
  * notifications (ADR 052).

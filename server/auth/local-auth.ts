@@ -31,7 +31,7 @@ import { countRateLimitEvents, recordRateLimitEvent } from "../../app/models/rat
 
 /**
  * The part of the Supabase Auth (GoTrue) HTTP API that supabase-js uses, served by the app itself
- * when no hosted Supabase is configured (PRODUCT §3): signup, password and refresh-token grants,
+ * when no hosted Supabase is configured (docs/product.md#accounts): signup, password and refresh-token grants,
  * the current user and its update (password, address, metadata), password recovery, one-time links, logout, and
  * signing in with Discord by GoTrue's OAuth flow with PKCE, its identities, linking and unlinking (ADR 039).
  * Requests and responses have GoTrue's shapes, errors included, so supabase-js and @supabase/ssr
@@ -310,7 +310,7 @@ export function createLocalAuthHandler({
 
   async function passwordGrant(request: Request, issuer: string, clientIp: string) {
     const { email, password } = await readCredentials(request);
-    // Failed attempts are what a password guesser makes, so those are what count (PRODUCT §9). An address that
+    // Failed attempts are what a password guesser makes, so those are what count (docs/product.md#constants). An address that
     // failed too often is stopped; the account itself only slows down, so nobody can lock its owner out.
     const buckets = [`sign-in:ip:${clientIp}`, `sign-in:account-ip:${email} ${clientIp}`, `sign-in:account:${email}`];
     const [byAddress, byAccountAndAddress, byAccount] = await countRateLimitEvents({ db, buckets, windowMs: SIGN_IN_RATE_LIMIT.windowMs });

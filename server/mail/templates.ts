@@ -3,7 +3,7 @@ import { messages } from "../../app/lib/messages";
 import { unsubscribeUrl } from "../../app/lib/unsubscribe.server";
 import type { OutboxMail } from "../../app/models/mail-outbox.server";
 
-/** A mail ready for the transport: plain text and simple HTML, with the link it is about (PRODUCT §3). */
+/** A mail ready for the transport: plain text and simple HTML, with the link it is about (docs/product.md#accounts). */
 export interface RenderedMail {
   subject: string;
   text: string;

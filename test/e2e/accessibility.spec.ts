@@ -3,7 +3,7 @@ import { axeViolations, createUser, E2E_PASSWORD, expect, local, NEEDS, test, wa
 /**
  * The main pages, signed out and signed in, on a phone (360 px) and on a desktop, have no serious or critical
  * accessibility violation (axe-core, with WCAG 2.2's target size on), once JavaScript has run (the fixture checks
- * each page as it loads too), and nothing on them scrolls sideways (issue 24).
+ * each page as it loads too), and nothing on them scrolls sideways.
  */
 
 /** Explore with no filter, with a game's filter, and with a search that finds nothing (its "remove this filter" chips). */

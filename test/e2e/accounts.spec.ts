@@ -30,7 +30,7 @@ for (const javaScriptEnabled of [true, false]) {
 
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("プロフィールを設定しましょう");
       await ready();
-      // The browser's auth state (SPEC §4) follows: signed in, profile not set up yet.
+      // The browser's auth state (docs/product.md#states) follows: signed in, profile not set up yet.
       if (javaScriptEnabled) await expect(page.locator("[data-auth-status]")).toHaveAttribute("data-auth-status", "needsProfileSetup");
       await page.getByLabel("表示名").fill("E2Eゲーマー");
       await page.getByLabel("自己紹介").fill("よろしくお願いします");

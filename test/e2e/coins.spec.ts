@@ -152,7 +152,7 @@ test.describe("with JavaScript", local(NEEDS.testPayments), () => {
       if (pack.discountPercent > 0) await expect(item).toContainText(`${pack.discountPercent}% お得`);
       else await expect(item).not.toContainText("お得");
     }
-    // SPEC §9's badge exists for some packages: the check above is not vacuous.
+    // The badge of docs/product.md#constants exists for some packages: the check above is not vacuous.
     expect(expected.some((pack) => pack.discountPercent > 0)).toBe(true);
 
     await page.keyboard.press("Escape");
@@ -187,7 +187,7 @@ test.describe("with JavaScript", local(NEEDS.testPayments), () => {
   });
 });
 
-test("an unknown package is the fatal 404 of SPEC §8", async ({ page }) => {
+test("an unknown package is the fatal 404 of docs/product.md#errors", async ({ page }) => {
   for (const id of ["999", "abc"]) {
     const response = await page.goto(`/coins/checkout/${id}`);
     expect(response?.status()).toBe(404);

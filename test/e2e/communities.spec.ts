@@ -1,6 +1,6 @@
 import { axeViolations, createUser, expect, local, login, NEEDS, test, waitForHydration } from "./fixtures";
 
-/** Game pages and communities (issue 16): join from the page, post into it through the dialog, and the same without JavaScript. */
+/** Game pages and communities: join from the page, post into it through the dialog, and the same without JavaScript. */
 
 test("with JavaScript: a user joins a community from its page and posts into it through the dialog", local(NEEDS.demoData), async ({ page, request }) => {
   test.slow();

@@ -3,7 +3,7 @@ import type { Browser, Page } from "@playwright/test";
 import { expect, local, test, waitForHydration } from "./fixtures";
 
 /**
- * 「Discordでログイン」 (issue 36) in a browser, with JavaScript and without it, on a phone (360 px) and a desktop
+ * 「Discordでログイン」 in a browser, with JavaScript and without it, on a phone (360 px) and a desktop
  * (1280 px): a new gamer gets a profile from Discord and comes back signed in, a returning one goes straight home, a
  * refused consent is said on /login, a password account links Discord in /settings and unlinks it, and two gamers who
  * both agreed in /settings/privacy see the Discord servers they share on each other's profile.

@@ -2,7 +2,7 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import { createUser, E2E_PASSWORD, expect, local, NEEDS, test, waitForHydration } from "./fixtures";
 
 /**
- * A visitor's way from the home page to a booking (issue 16): home → explore → a game filter → the seller's profile
+ * A visitor's way from the home page to a booking: home → explore → a game filter → the seller's profile
  * → the ticket → sign in from the ticket page and come back → confirm the booking. Once with JavaScript, once
  * without (the explore form is then a plain GET form, the filter applied by its 検索 button).
  */

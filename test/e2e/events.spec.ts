@@ -2,7 +2,7 @@ import { createUser, expect, local, login, NEEDS, test, waitForHydration } from 
 import type { Page } from "@playwright/test";
 
 /**
- * Events (issue 16): a signed-in member finds a demo event through /events and its game filter, joins it from its
+ * Events: a signed-in member finds a demo event through /events and its game filter, joins it from its
  * page and sees the seats change, then leaves; with JavaScript and without it. Each test uses an event of its own.
  */
 

@@ -125,7 +125,7 @@ async function checkPage(page: Page, { javaScriptEnabled = true }: { javaScriptE
       results = await new AxeBuilder({ page: target })
         .setLegacyMode(true)
         // Off by default in axe 4.x: WCAG 2.5.3 (A), a control's visible text is in its name (experimental in axe), and
-        // WCAG 2.2's 2.5.8 (AA), every target at least 24×24 CSS px or spaced as if it were (issue 24).
+        // WCAG 2.2's 2.5.8 (AA), every target at least 24×24 CSS px or spaced as if it were.
         .options({ rules: { "label-content-name-mismatch": { enabled: true }, "target-size": { enabled: true } } })
         .analyze();
       const after = await target.evaluate(() => {

@@ -5,7 +5,7 @@ import { chromium, expect, test } from "@playwright/test";
 import { CHROMIUM_ARGS } from "../support/chromium.mjs";
 
 /**
- * Issue 24: a phone can add GamerMatch to its home screen. Chromium's own installability check, as its install prompt
+ * a phone can add GamerMatch to its home screen. Chromium's own installability check, as its install prompt
  * runs it, over the manifest the page links and the icons it names. A persistent profile: the test's usual contexts
  * are incognito, where Chromium installs nothing.
  */

@@ -3,7 +3,7 @@ import { promisify } from "node:util";
 import { createUser, expect, local, login, NEEDS, REMOTE_BASE_URL, test } from "./fixtures";
 
 /**
- * The operators' side of a report (PRODUCT §10): a post reported without JavaScript, hidden by `npm run moderation`
+ * The operators' side of a report (docs/product.md#trust-and-safety): a post reported without JavaScript, hidden by `npm run moderation`
  * run beside the live server, gone for the reporter, marked for its author, and the reporter told. The command opens
  * the database itself, so this runs against the suite's second server on PostgreSQL (playwright.config.ts).
  */

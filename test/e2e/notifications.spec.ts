@@ -1,6 +1,6 @@
 import { createUser, expect, login, test, waitForHydration } from "./fixtures";
 
-/** Someone opens a DIRECT chat with the user: the server notifies the user (a real producer, PRODUCT §7). */
+/** Someone opens a DIRECT chat with the user: the server notifies the user (a real producer, docs/product.md#realtime). */
 async function openChatWith(request: import("@playwright/test").APIRequestContext, from: { token: string }, to: { id: string }) {
   const response = await request.post("/api/chat/rooms", {
     data: { participantIds: [to.id], type: "DIRECT", name: null },

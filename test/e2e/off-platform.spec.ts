@@ -1,6 +1,6 @@
 import { axeViolations, createUser, expect, login, test, waitForHydration } from "./fixtures";
 
-// The off-platform payment warning (PRODUCT §10): asked before sending, still sent once confirmed.
+// The off-platform payment warning (docs/product.md#trust-and-safety): asked before sending, still sent once confirmed.
 const LURE = "手数料かからないので ＰａｙＰａｙ で送金してください";
 const WARNING = "サイト外での支払いのお願いではありませんか？";
 

@@ -2,7 +2,7 @@ import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { createUser, expect, local, NEEDS, test } from "./fixtures";
 
 /**
- * Results before filters on a phone (issue 39): at 360×640, `/explore` and `/tickets` show the keyword box (explore),
+ * Results before filters on a phone: at 360×640, `/explore` and `/tickets` show the keyword box (explore),
  * a 「絞り込み（n）」 toggle and the results, the first result card whole on the first screen; the other filters open in
  * a panel (a <details>), with JavaScript and without it, and a search sent from it changes the results and the count.
  */

@@ -8,7 +8,7 @@ import { createUser, E2E_PASSWORD, local, NEEDS } from "./fixtures";
 import { fillPath, makeScene, SPEC_PAGES, test } from "./scenes";
 
 /**
- * Phones first (issue 24): on a 360×640 screen every page of SPEC §2 fits the width, and the bar at the bottom reaches
+ * Phones first: on a 360×640 screen every page of docs/product.md#screens fits the width, and the bar at the bottom reaches
  * さがす, チケット, チャット and マイページ from each (a visitor's bar さがす, フィード and ログイン, the menu チケット), with
  * JavaScript and without it; the header's menu reaches every other section; the bar covers nothing and steps aside
  * while typing in a chat room, whose composer stays above the on-screen keyboard; every page's primary action is

@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { axeViolations, createUser, expect, login, test, waitForHydration } from "./fixtures";
 
-/** Posts with an image (the dialog and its plain page), the feed, the gallery, and footprints (issue 14). */
+/** Posts with an image (the dialog and its plain page), the feed, the gallery, and footprints. */
 
 /** A PNG of the given size, as a file chooser hands it over. */
 async function pngFile(name: string, width: number, height: number, background = "#7c3aed") {

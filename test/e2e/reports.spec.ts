@@ -2,7 +2,7 @@ import type { APIRequestContext } from "@playwright/test";
 import { axeViolations, createUser, expect, login, test, waitForHydration } from "./fixtures";
 
 /**
- * Reports (通報, PRODUCT §10): a post reported with JavaScript through the dialog (checked with axe, focus kept inside
+ * Reports (通報, docs/product.md#trust-and-safety): a post reported with JavaScript through the dialog (checked with axe, focus kept inside
  * and given back) and without it through the /report page; both confirm, and the report is there in GET /api/reports.
  */
 

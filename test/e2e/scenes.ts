@@ -1,11 +1,11 @@
-// A member's world for the specs that visit every page of SPEC §2 without the axe fixture (first-load.spec.ts,
+// A member's world for the specs that visit every page of docs/product.md#screens without the axe fixture (first-load.spec.ts,
 // phone-nav.spec.ts): made once per worker through the API, like a person would have it.
 import { expect, type APIRequestContext } from "@playwright/test";
 import { findPublicIds, firstLoadPages, type DemoIds } from "../support/first-load.mjs";
 import { createUser, E2E_PASSWORD } from "./fixtures";
 import { test as base } from "./target";
 
-/** SPEC §2's pages (test/support/first-load.mjs) with each id as its `{name}`, so tests are named before the ids exist. */
+/** The pages of docs/product.md#screens (test/support/first-load.mjs) with each id as its `{name}`, so tests are named before the ids exist. */
 export const SPEC_PAGES = firstLoadPages({
   eventId: "{eventId}",
   gameSlug: "{gameSlug}",

@@ -2,7 +2,7 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import { createUser, expect, local, login, NEEDS, test } from "./fixtures";
 
 /**
- * On a slow connection (issue 23) a person fills in a form and sends it before the page's JavaScript has arrived: the
+ * On a slow connection a person fills in a form and sends it before the page's JavaScript has arrived: the
  * explore search and a ticket's booking form are plain GET forms, so the server answers them as it would without
  * JavaScript. Each test holds the app's scripts back until its form has been sent, so "before hydration" is a fact
  * of the test rather than a race it usually wins; what it checks is the page the person lands on, not how fast.

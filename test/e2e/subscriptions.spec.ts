@@ -1,6 +1,6 @@
 import { createUser, expect, local, login, NEEDS, test, waitForHydration } from "./fixtures";
 
-/** Subscribing from a profile opens a subscriber-only post (issue 15). */
+/** Subscribing from a profile opens a subscriber-only post. */
 
 test("a fan sees a locked post, subscribes from the profile after a confirmation, and the post opens", local(NEEDS.testPayments), async ({ page, request }) => {
   test.slow();

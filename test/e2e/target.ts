@@ -1,4 +1,4 @@
-// Where the flows run (issue 29): the suite's own server, which playwright.config.ts starts, or any deployment named by
+// Where the flows run: the suite's own server, which playwright.config.ts starts, or any deployment named by
 // E2E_BASE_URL, where Playwright starts nothing. A flow that needs what only the suite's own server is sure to have
 // carries the tag @local and says what it needs; against a deployment it is skipped with that reason, never dropped.
 import { test as base } from "@playwright/test";

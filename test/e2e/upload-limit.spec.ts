@@ -3,7 +3,7 @@ import { createUser, expect, login, test } from "./fixtures";
 
 /**
  * An image over 10 MB sent by a browser without JavaScript gets the product's answer, never a connection error page
- * (issue 28, ADR 033): the server answers before reading the file, then reads and drops the rest.
+ * (ADR 033): the server answers before reading the file, then reads and drops the rest.
  */
 
 const TOO_LARGE = "画像のサイズは10MBまでです";

@@ -17,7 +17,7 @@ import { signAccessToken } from "../../app/infra/auth/jwt";
 import type { Realtime } from "../../app/infra/realtime";
 
 /**
- * Leaving the service (退会, PRODUCT §3, ADR 028) through the real server, on whichever engine the run uses: refused
+ * Leaving the service (退会, docs/product.md#accounts, ADR 028) through the real server, on whichever engine the run uses: refused
  * with the reason, changing nothing, while a booking (either side), escrow or a payout request is open; afterwards
  * sign-in, refresh and every existing token fail, the address signs up again as a new account, the profile and
  * others' history show 「退会したユーザー」, reviews, messages and the ledger stay whole, the coins left are forfeited

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from "../support/server";
 import { connectSocket } from "../support/sockets";
 import { testEngine } from "../support/database";
 
-// Password recovery, password and address changes and sign-up confirmation (PRODUCT §3, issue 26), through supabase-js
+// Password recovery, password and address changes and sign-up confirmation (docs/product.md#accounts), through supabase-js
 // itself against the local auth API, with every mail read from a real SMTP server on loopback.
 
 let smtp: TestMailServer;

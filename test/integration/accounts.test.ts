@@ -51,7 +51,7 @@ describe("accounts through plain HTML forms", () => {
     const signedUp = await visitor.request("/signup", form({ email, password: PASSWORD, redirectTo: "/settings" }));
     expect(signedUp.status).toBe(302);
     expect(signedUp.headers.get("location")).toBe("/mypage/gamer-edit?redirectTo=%2Fsettings");
-    // Written by @supabase/ssr with the options of SPEC §7: path /, SameSite lax, 400 days, readable by scripts.
+    // Written by @supabase/ssr with the options of docs/product.md#api: path /, SameSite lax, 400 days, readable by scripts.
     const sessionCookie = signedUp.headers.getSetCookie().find((cookie) => cookie.startsWith("sb-127-auth-token="))!;
     expect(sessionCookie).toMatch(/; Path=\//);
     expect(sessionCookie).toMatch(/; SameSite=Lax/i);

@@ -41,7 +41,7 @@ describe("supabase-js against the local auth endpoints", () => {
     expect(afterLogout.error?.status).toBe(400);
   });
 
-  it("issues access tokens with the claims of PRODUCT §3", async () => {
+  it("issues access tokens with the claims of docs/product.md#accounts", async () => {
     const { session } = await signUp(app);
     const claims = JSON.parse(Buffer.from(session.access_token.split(".")[1]!, "base64url").toString());
     expect(claims).toMatchObject({ sub: session.user.id, aud: "authenticated", role: "authenticated", email: session.user.email });
@@ -131,7 +131,7 @@ describe("supabase-js against the local auth endpoints", () => {
   });
 });
 
-describe("no silent no-ops in the auth API (issue 36)", () => {
+describe("no silent no-ops in the auth API", () => {
   it("merges updateUser({ data }) into user_metadata as GoTrue does, read back through getUser()", async () => {
     const { supabase } = await signUp(app);
     const first = await supabase.auth.updateUser({ data: { theme: "dark", games: ["apex"] } });
@@ -183,7 +183,7 @@ describe("no silent no-ops in the auth API (issue 36)", () => {
   });
 });
 
-describe("identities as Supabase keeps them (issue 36)", () => {
+describe("identities as Supabase keeps them", () => {
   it("lists the account's e-mail identity through getUserIdentities(), with the provider in app_metadata", async () => {
     const { supabase, session, email } = await signUp(app);
     const { data, error } = await supabase.auth.getUserIdentities();

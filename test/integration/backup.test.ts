@@ -15,7 +15,7 @@ import { startBuiltServer, type BuiltServer } from "../support/built-server";
 import { createTestDatabase, testEngine, type TestDatabase } from "../support/database";
 
 /**
- * Backups (issue 38 part 5, ADR 050): `npm run db:backup -- FILE` and `npm run db:restore -- FILE [--force]` as an
+ * Backups (ADR 050): `npm run db:backup -- FILE` and `npm run db:restore -- FILE [--force]` as an
  * operator runs them, against the built server. Each engine in its own pass: PGlite in the PGlite pass (a data
  * directory on disk, backed up by the running server while it takes writes, and by the command itself once it is
  * stopped), PostgreSQL in the PostgreSQL pass (pg_dump -Fc from the shared server's test databases, never stopping it).

@@ -9,7 +9,7 @@ import { createBrowserMember, createMember, type Member } from "../support/auth"
 import { serverWithSockets } from "../support/sockets";
 
 /**
- * Bodies over a limit are answered, not reset (issue 28, ADR 033): the answer to a body refused before it is read
+ * Bodies over a limit are answered, not reset (ADR 033): the answer to a body refused before it is read
  * reaches fetch, curl and a plain form post, with the product's Japanese message, on whichever engine the run uses.
  */
 

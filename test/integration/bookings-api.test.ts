@@ -5,7 +5,7 @@ import { createMember, type Member } from "../support/auth";
 import { collect, serverWithSockets, settle } from "../support/sockets";
 
 /**
- * The listing and booking API through the real built server (PRODUCT §6, §8; SPEC §3, §7): the envelope, the
+ * The listing and booking API through the real built server (docs/product.md#bookings, #api; docs/product.md#data, #api): the envelope, the
  * statuses, the Japanese messages, who may do what, and the chat notices and realtime events a booking sends.
  */
 
@@ -194,7 +194,7 @@ describe("purchase and tickets API", () => {
     expect(await ledgerProblems(server.app.database.db)).toEqual([]);
   });
 
-  it("reads a desiredStartTime below 1e12 as seconds, and lists tickets for both sides with SPEC §3's shape", async () => {
+  it("reads a desiredStartTime below 1e12 as seconds, and lists tickets for both sides with the shape of docs/product.md#data", async () => {
     const [seller, buyer] = [await createMember(server.app, "売る人"), await createMember(server.app, "買う人")];
     const listing = await createListing(seller);
     await buyCoins(buyer, 2); // 1000 coins

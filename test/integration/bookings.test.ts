@@ -10,7 +10,7 @@ import { testEngine, type TestDatabase } from "../support/database";
 import { startSweeper } from "../../server/sweeper";
 
 /**
- * Bookings at the model level (PRODUCT §6): every transition by the right party, every wrong party and wrong
+ * Bookings at the model level (docs/product.md#bookings): every transition by the right party, every wrong party and wrong
  * state, repeats that change nothing, the money at each step, and the sweeper's deadlines. Time is moved with
  * `now`; the realtime side is a recorder of what would have been emitted (fixtures: test/support/bookings.ts).
  */

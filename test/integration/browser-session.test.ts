@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from "../support/server";
 import { connectSocket } from "../support/sockets";
 
 /**
- * The browser holds no auth client (issue 23, ADR 024): its calls carry the session cookies, and its socket
+ * The browser holds no auth client (ADR 024): its calls carry the session cookies, and its socket
  * authenticates with the access token the page hands out or, once that expired, GET /api/auth/token's.
  */
 let app: TestServer;

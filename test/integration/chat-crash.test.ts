@@ -9,7 +9,7 @@ import { startBuiltServer, type BuiltServer } from "../support/built-server";
 import { createTestDatabase, testEngine, type TestDatabase } from "../support/database";
 import { connectSocket } from "../support/sockets";
 
-// A crash loses no acknowledged message (issue 25): the built server is killed with SIGKILL while messages sent over
+// A crash loses no acknowledged message: the built server is killed with SIGKILL while messages sent over
 // sockets are in flight, started again on the same data, and every message it acknowledged is there. On the default
 // engine (PGlite in DATA_DIR) and on PostgreSQL.
 describe("a crash while messages are in flight", () => {

@@ -8,7 +8,7 @@ import type { Realtime } from "../../app/infra/realtime";
 import { createApiClient } from "../../app/lib/api-client";
 import { createChatSender } from "../../app/models/chat-sender.server";
 
-// A chat send is safe to retry (issue 38 part 2, ADR 051): every message carries the id its sender's app made, the
+// A chat send is safe to retry (ADR 051): every message carries the id its sender's app made, the
 // server stores it once and answers a retry with the stored message, and the browser's outbox retries a send whose
 // answer was lost, keeping the order. The answers are lost for real: a TCP proxy cuts the connection as the answer
 // passes, after the server has committed.

@@ -189,7 +189,7 @@ describe("coin pages without JavaScript", () => {
     expect(response.headers.get("location")).toBe("/login?redirectTo=%2Fcoins%2Fcheckout%2F1");
   });
 
-  it("answers an unknown or malformed package with the fatal 404 of SPEC §8", async () => {
+  it("answers an unknown or malformed package with the fatal 404 of docs/product.md#errors", async () => {
     const member = await createBrowserMember(server.app);
     for (const path of ["/coins/checkout/999", "/coins/checkout/abc", "/coins/checkout/0", "/coins/orders/abc"]) {
       const response = await member.page(path);
@@ -198,7 +198,7 @@ describe("coin pages without JavaScript", () => {
     }
   });
 
-  it("shows a balance that cannot be read as zero, not an error page (SPEC §8)", async () => {
+  it("shows a balance that cannot be read as zero, not an error page (docs/product.md#errors)", async () => {
     const member = await createBrowserMember(server.app);
     await order(member, 1);
     const { db } = server.app.database;

@@ -4,7 +4,7 @@ import { createBrowserMember, createMember, type Member } from "../support/auth"
 import { startTestServer, type TestServer } from "../support/server";
 
 /**
- * Game pages and communities (issue 16 items 3 and 5) through the real server, on whichever engine the run uses:
+ * Game pages and communities through the real server, on whichever engine the run uses:
  * the member count under concurrency, posting into a community, and the pages without JavaScript.
  */
 

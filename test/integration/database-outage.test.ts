@@ -9,7 +9,7 @@ import { ownServersProblem, startOwnPostgres, type OwnPostgres } from "../suppor
 import { startTestServer, type TestServer } from "../support/server";
 
 /**
- * PostgreSQL stopped under a running app (issue 38, part 3): a signed-in gamer's requests are answered 503 with
+ * PostgreSQL stopped under a running app (part 3): a signed-in gamer's requests are answered 503 with
  * `Retry-After` and the product's message, never 401 or a redirect to /login as if they had been signed out; a socket
  * handshake is told to come back later, not that its token is refused; `/readyz` says not ready; and once the server
  * is back, everything works again without restarting the app. On a PostgreSQL server of the test's own (initdb in a
@@ -20,7 +20,7 @@ if (skipReason) console.log(`[database-outage] skipped: ${skipReason}`);
 
 /** Every request during the outage is answered within this: none hangs. */
 const ANSWERED_WITHIN_MS = 10_000;
-/** Issue 38: everything works again within 5 s of the database's return. */
+/** everything works again within 5 s of the database's return. */
 const RECOVERED_WITHIN_MS = 5_000;
 
 /** The error page of a 503 for the database: its title and message in the HTML and in the hydration data, not the generic page's. */

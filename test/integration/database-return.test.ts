@@ -12,7 +12,7 @@ import { startTestServer, type TestServer } from "../support/server";
 import { connectSocket, settle } from "../support/sockets";
 
 /**
- * What runs in the background after PostgreSQL comes back (issue 38, part 3): the app's LISTEN connections (the mail
+ * What runs in the background after PostgreSQL comes back (part 3): the app's LISTEN connections (the mail
  * outbox, sessions ended by the operators' moderation command) and the sweeper. The database is restarted, then
  * stopped for a while, under a running app with a real SMTP server; within 5 s of its return a suspension decided
  * by the operators' command (another connection, as `npm run moderation`) closes the user's socket, so does signing
@@ -24,7 +24,7 @@ const skipReason = !process.env.TEST_DATABASE_URL ? "the PostgreSQL pass runs it
 if (skipReason) console.log(`[database-return] skipped: ${skipReason}`);
 
 /**
- * Issue 38: everything works again within 5 s of the database's return. Measured in five runs (each a restart and a
+ * everything works again within 5 s of the database's return. Measured in five runs (each a restart and a
  * 10 s stop) on this 2-core machine: all of it within 0.4–1.2 s, so the bound leaves four times the slowest.
  */
 const RECOVERED_WITHIN_MS = 5_000;

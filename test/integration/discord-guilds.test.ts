@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from "../support/server";
 import type { Database } from "../../app/infra/db/tables";
 
 /**
- * The Discord servers kept from a Discord sign-in (issue 36): a profile shows the ones its gamer shares with the
+ * The Discord servers kept from a Discord sign-in: a profile shows the ones its gamer shares with the
  * viewer only when both turned it on in `/settings/privacy`, and they go with the Discord identity. The models run
  * against a database of their own; the page and the profile through the built server, as plain form posts.
  */

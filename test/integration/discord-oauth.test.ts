@@ -9,7 +9,7 @@ import { startDiscordStandIn } from "../support/discord-stand-in.mjs";
 import { startTestServer, type TestServer } from "../support/server";
 
 /**
- * Discordでログイン on the embedded auth (issue 36), end to end against a stand-in Discord on this machine: supabase-js
+ * Discordでログイン on the embedded auth, end to end against a stand-in Discord on this machine: supabase-js
  * as a browser app uses it (PKCE), the consent page's 許可/拒否, the callback, and every branch of whose account it is,
  * each asserting the rows that exist afterwards. SITE_URL is a name nobody resolves: the browser's hops to it are made
  * here against the test server, as a browser would follow them.
@@ -156,7 +156,7 @@ async function provenAccount(email: string) {
   return made;
 }
 
-describe("signing in with Discord through supabase-js (issue 36)", () => {
+describe("signing in with Discord through supabase-js", () => {
   it("makes a new account from a Discord account with a verified address, with its identity and servers", async () => {
     const { session, user, supabase } = await discordSession();
     expect(user.email).toBe(discord.user.email);
@@ -349,7 +349,7 @@ describe("signing in with Discord through supabase-js (issue 36)", () => {
   });
 });
 
-describe("linking and unlinking Discord (issue 36)", () => {
+describe("linking and unlinking Discord", () => {
   /** linkIdentity as the settings page calls it, through Discord and back: the final Location. */
   async function linkDiscord(supabase: SupabaseClient) {
     const { data, error } = await supabase.auth.linkIdentity({ provider: "discord", options: { redirectTo: `${SITE}/auth/callback?next=/settings`, skipBrowserRedirect: true } });
@@ -437,7 +437,7 @@ describe("linking and unlinking Discord (issue 36)", () => {
   });
 });
 
-describe("the app's pages with Discord (issue 36)", () => {
+describe("the app's pages with Discord", () => {
   /** A browser without JavaScript: the pages' forms and redirects, with its cookies. */
   function browser() {
     const jar = new CookieJar();

@@ -6,7 +6,7 @@ import { createBrowserMember } from "../support/auth";
 import { startTestServer, type TestServer } from "../support/server";
 
 /**
- * Events through the real server and database (PRODUCT §4; issue 16), on whichever engine the run uses: seats under
+ * Events through the real server and database (docs/product.md#data), on whichever engine the run uses: seats under
  * concurrency, leaving, the refusals, the reminder sent once however many sweepers race, and the pages without
  * JavaScript. Events start days from now, so the server's own sweeper (on the real clock) never reminds anyone here,
  * and each reminder scenario has a start of its own, so a moved clock reaches only its event.

@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from "../support/server";
 import { seenAt } from "../support/presence";
 
 /**
- * Explore and home through the real server and database (issue 16, ADR 023), on whichever engine the run uses. A
+ * Explore and home through the real server and database (ADR 023), on whichever engine the run uses. A
  * small market with known answers: every filter and sort, the recommended order across the online/offline boundary
  * and pages, the Japanese keyword search (kana either way, half-width, kanji, part of a name, several words, LIKE's
  * own characters), the triggers that keep ratings and search text current, blocks, and the page as a plain GET.

@@ -8,7 +8,7 @@ import { testEngine } from "../support/database";
 import { startTestServer, type TestServer } from "../support/server";
 
 /**
- * Hidden content (PRODUCT §10, issue 27 item 3) through the real server, on whichever engine the run uses: a post,
+ * Hidden content (docs/product.md#trust-and-safety) through the real server, on whichever engine the run uses: a post,
  * a chat message, a listing and a review hidden with `setHidden` are gone for everyone else from every page and API
  * (lists leave them out, their own pages and APIs are 404s), while their author still sees them, marked
  * 「運営により非表示」; restoring brings them back. A hidden listing cannot be bought (nothing in escrow, the

@@ -105,7 +105,7 @@ describe("graceful shutdown", () => {
 
     const closed = app.close();
     expect(app.server.draining()).toBe(true);
-    // Still listening while the request finishes, but only to say it is going away (PRODUCT §11).
+    // Still listening while the request finishes, but only to say it is going away (docs/product.md#operations).
     expect((await freshGet(`${app.url}/readyz`)).status).toBe(503);
     expect((await freshGet(`${app.url}/`)).status).toBe(503);
     expect(app.server.httpServer.listening).toBe(true);

@@ -16,7 +16,7 @@ import { createMember, type Member } from "../support/auth";
 import { startTestServer, type TestServer } from "../support/server";
 
 /**
- * No list is unbounded (issue 37): every list the API answers has a maximum the server enforces. Each case below has
+ * No list is unbounded: every list the API answers has a maximum the server enforces. Each case below has
  * more rows than its maximum and asks for 10,000: it gets the maximum, not everything and not an error.
  */
 let app: TestServer;

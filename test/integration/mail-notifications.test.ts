@@ -14,7 +14,7 @@ import { startTestServer, type TestServer } from "../support/server";
 import { seenAt } from "../support/presence";
 
 /**
- * Notification mails (PRODUCT §3, issue 26, ADR 029) through the built server and a real SMTP server on loopback:
+ * Notification mails (docs/product.md#accounts, ADR 029) through the built server and a real SMTP server on loopback:
  * who gets which mail (away for 10 minutes, the kind on, an address), every producer, the unsubscribe link and
  * RFC 8058's one-click POST, `/settings/notifications` as a plain form, and the chat digest (one per room per hour,
  * safe with two sweepers). The server's own sweeper is stopped: the tests run its jobs with the clock they choose.

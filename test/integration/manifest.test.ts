@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/server";
 
-/** Installable on a phone (issue 24): the document links a manifest whose icons are what it says. */
+/** Installable on a phone: the document links a manifest whose icons are what it says. */
 let app: TestServer;
 beforeAll(async () => {
   app = await startTestServer({ seed: false });

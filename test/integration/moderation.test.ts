@@ -20,7 +20,7 @@ import type { Realtime } from "../../app/infra/realtime";
 import { parseModerationArgs, runModerationCommand } from "../../server/moderation-command";
 
 /**
- * The operators' decisions (PRODUCT §10, issue 27, ADR 030) through the real server, on whichever engine the run
+ * The operators' decisions (docs/product.md#trust-and-safety, ADR 030) through the real server, on whichever engine the run
  * uses: hide and dismiss settle every open report of the target and tell each reporter; a suspension or ban revokes
  * the sessions and closes the sockets (through NOTIFY, as the command line in another process does), refuses sign-in
  * with the date, pauses listings, cancels open bookings with exactly the escrow back to the buyer, holds payouts;

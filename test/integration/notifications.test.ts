@@ -207,7 +207,7 @@ describe("/notifications without JavaScript", () => {
 });
 
 describe("when notifications cannot be loaded", () => {
-  it("pages still render, with no notifications and a zero count (SPEC §8)", async () => {
+  it("pages still render, with no notifications and a zero count (docs/product.md#errors)", async () => {
     const member = await createBrowserMember(server.app, "ナギ");
     await sql`alter table notifications rename to notifications_unavailable`.execute(server.app.database.db);
     try {

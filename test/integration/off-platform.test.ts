@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createBrowserMember, createMember, type Member } from "../support/auth";
 import { serverWithSockets } from "../support/sockets";
 
-// The off-platform payment warning (PRODUCT §10, issue 27 item 4): what is sent is stored, and a matching text is
+// The off-platform payment warning (docs/product.md#trust-and-safety): what is sent is stored, and a matching text is
 // counted in off_platform_flags; the plain forms ask first.
 const server = serverWithSockets({ seed: false });
 const { socketOf } = server;

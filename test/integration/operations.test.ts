@@ -14,7 +14,7 @@ import { startTestServer, type TestServer } from "../support/server";
 import { connectSocket } from "../support/sockets";
 import { signAnonKey } from "../../app/infra/auth/jwt";
 
-// Running it for real (issue 28, PRODUCT §11): the request log and what it must never hold, /metrics, /readyz, and
+// Running it for real (docs/product.md#operations): the request log and what it must never hold, /metrics, /readyz, and
 // the shutdown a deployment sends (SIGTERM).
 
 const dirs: string[] = [];
@@ -140,7 +140,7 @@ describe("/metrics and /readyz", () => {
     expect((await bare.request("/metrics", { headers: { Authorization: "Bearer undefined" } })).status).toBe(404);
   });
 
-  it("has every series PRODUCT §11 lists, and they move after a chat message", async () => {
+  it("has every series docs/product.md#operations lists, and they move after a chat message", async () => {
     const before = await scrape();
     for (const name of [
       "gm_http_requests_total",

@@ -13,7 +13,7 @@ import { testEngine } from "../support/database";
 import { collect, serverWithSockets, settle } from "../support/sockets";
 
 /**
- * Payouts through the real server (PRODUCT §4, §5; ADR 020), on whichever engine the run uses: earned coins only,
+ * Payouts through the real server (docs/product.md#data, #coins; ADR 020), on whichever engine the run uses: earned coins only,
  * at least 1,000; the request and its ledger debit in one transaction, idempotent by key; concurrent requests never
  * overdraw; the operator's decision (reject returns the coins, pay does not) notifies the seller; the account
  * number masked everywhere but the operator's list; the page works as plain forms.

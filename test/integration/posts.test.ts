@@ -5,7 +5,7 @@ import { createBrowserMember, createMember, type Member } from "../support/auth"
 import { startTestServer, type TestServer } from "../support/server";
 
 /**
- * Posts, the feed, profiles and footprints through the real server (SPEC §5, §7; PRODUCT §4, §9; issue 14), on
+ * Posts, the feed, profiles and footprints through the real server (docs/product.md#validation, #api; docs/product.md#data, #constants), on
  * whichever engine the run uses.
  */
 
@@ -33,7 +33,7 @@ async function uploadImage(member: Member, { width = 64, height = 48 } = {}) {
   return ((await response.json()).data as { url: string }).url;
 }
 
-describe("POST /api/posts/create (SPEC §5, §7)", () => {
+describe("POST /api/posts/create (docs/product.md#validation, #api)", () => {
   it("text only: trimmed, line breaks kept, 201 with the post at the top level", async () => {
     const author = await createMember(app, "テキスト投稿者");
     const response = await post(author, { content: "  一行目\n二行目  ", imageUrl: null, isPublic: true });

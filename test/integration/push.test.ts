@@ -14,7 +14,7 @@ import { startTestServer, type TestServer } from "../support/server";
 import { connectSocket, settle } from "../support/sockets";
 
 /**
- * Web Push (issue 39 part 1, ADR 052) through the built server and a stand-in push service on loopback that checks
+ * Web Push (ADR 052) through the built server and a stand-in push service on loopback that checks
  * the VAPID JWT and decrypts every payload with the keys this test made (test/support/push-service.ts): what each
  * producer pushes and with which headers, a chat burst under one topic, nothing while the room is open and focused,
  * the kinds turned off, a subscriber-only post, 404/410 forgetting the device, 429/5xx retried with backoff and then

@@ -5,7 +5,7 @@ import { ownServersProblem, startPrimaryAndReplica, type PrimaryAndReplica } fro
 import { startTestServer, type TestServer } from "../support/server";
 
 /**
- * DATABASE_READ_URL (issue 37, ADR 040): the heavy public reads go to a streaming replica, a gamer's own reads after
+ * DATABASE_READ_URL (ADR 040): the heavy public reads go to a streaming replica, a gamer's own reads after
  * a write go to the primary, and a replica that lags too far or is down costs nobody an error. Against a primary and
  * replica of the test's own (initdb and pg_basebackup in a temporary directory); the machine's server is untouched.
  * Run in the PostgreSQL pass only: the PGlite pass has no PostgreSQL of its own to copy.

@@ -13,7 +13,7 @@ import { createTestDatabase, type TestDatabase } from "../support/database";
 import { collect, connectSocket, settle } from "../support/sockets";
 
 /**
- * Redis restarting under two replicas (issue 38, part 4): a message stored while Redis is down is still stored and
+ * Redis restarting under two replicas (part 4): a message stored while Redis is down is still stored and
  * answered 201, it reaches the other replica's member by their catch-up, cross-replica delivery resumes by itself once
  * Redis is back, and neither replica crashes; and the same under a load of chat sends (over sockets and the API) and
  * coin purchases (the API and the form), every acknowledged write stored once. On a Redis server of the test's own (its own port, nothing kept on disk);

@@ -5,7 +5,7 @@ import { createBrowserMember, createMember, type Member } from "../support/auth"
 import { serverWithSockets } from "../support/sockets";
 
 /**
- * Reports (通報, PRODUCT §10, issue 27) through the real server, on whichever engine the run uses: each target type
+ * Reports (通報, docs/product.md#trust-and-safety) through the real server, on whichever engine the run uses: each target type
  * can be reported, once per reporter and thing (the second answer is the first report), 20 new reports a day even
  * when they arrive at once, never of oneself nor of what the reporter cannot see (404, nothing written); the plain
  * form without JavaScript; a reporter sees only their own reports.

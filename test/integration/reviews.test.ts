@@ -5,7 +5,7 @@ import { createMember, type Member } from "../support/auth";
 import { collect, serverWithSockets, settle } from "../support/sockets";
 
 /**
- * Reviews and tips through the real server (SPEC §5, §6, §7; PRODUCT §4, §5), on whichever engine the run uses:
+ * Reviews and tips through the real server (docs/product.md#validation, #roles, #api; docs/product.md#data, #coins), on whichever engine the run uses:
  * only a participant of a completed booking, once; a tip only from the buyer, moved through the ledger in the
  * review's transaction; the reviewee notified; ratings on listings and tickets.
  */

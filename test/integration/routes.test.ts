@@ -4,10 +4,10 @@ import { createBrowserMember, createMember, type Member } from "../support/auth"
 import { startTestServer, type TestServer } from "../support/server";
 
 /**
- * Every route of SPEC §2's table answers, signed out and signed in (issue 16), on whichever engine the run uses.
- * The table below is the SPEC's, one row per route (child pages included), with a real id or slug where the route
- * has one, so a route that goes missing or breaks is one failing row. Where the SPEC says "not shown" for the login
- * column, the expectation written here is what the app does, made explicit.
+ * Every route of the table of docs/product.md#screens answers, signed out and signed in, on whichever engine the run uses.
+ * SCREEN_ROUTES holds the product's own screens, one row per route (child pages included), with a real id or slug where
+ * the route has one, so a route that goes missing or breaks is one failing row. Where the product's first
+ * specification left the sign-in column open, the expectation written here is what the app does, made explicit.
  */
 
 /** What a request is expected to answer: the page, or a redirect to `location` (a string, or a pattern). */
@@ -25,22 +25,22 @@ interface Fixtures {
 }
 
 interface Row {
-  /** The route as SPEC §2 writes it. */
+  /** The route as docs/product.md#screens writes it. */
   route: string;
-  /** SPEC §2's login column. */
+  /** The login column of docs/product.md#screens. */
   login: "yes" | "no" | "not shown";
   path: (f: Fixtures) => string;
   signedOut: (path: string) => Expected;
   signedIn: (path: string) => Expected;
 }
 
-/** Signed in, a form page whose first visit adds its idempotency key to the URL (PRODUCT §5); that URL answers the page. */
+/** Signed in, a form page whose first visit adds its idempotency key to the URL (docs/product.md#coins); that URL answers the page. */
 const withKey = (path: string): Expected => ({ redirect: new RegExp(`^${path}\\?key=[0-9a-f-]{36}$`) });
 
 const open = (route: string, path: Row["path"] = () => route): Row => ({ route, login: "no", path, signedOut: () => 200, signedIn: () => 200 });
 const guarded = (route: string, path: Row["path"] = () => route): Row => ({ route, login: "yes", path, signedOut: toLogin, signedIn: () => 200 });
 
-const SPEC_ROUTES: Row[] = [
+const SCREEN_ROUTES: Row[] = [
   open("/"),
   open("/feed"),
   open("/explore"),
@@ -48,13 +48,13 @@ const SPEC_ROUTES: Row[] = [
   open("/events/{id}", (f) => `/events/${f.eventId}`),
   open("/games/{slug}", (f) => `/games/${f.gameSlug}`),
   open("/community/{slug}", (f) => `/community/${f.communitySlug}`),
-  // "not shown" in the SPEC: profiles are public.
+  // Left open by the first specification: profiles are public.
   { ...open("/u/{uid}", (f) => `/u/${f.uid}`), login: "not shown" },
   { ...open("/u/{uid}/posts", (f) => `/u/${f.uid}/posts`), login: "not shown" },
   { ...open("/u/{uid}/gallery", (f) => `/u/${f.uid}/gallery`), login: "not shown" },
   guarded("/chat"),
   guarded("/chat/{roomId}", (f) => `/chat/${f.roomId}`),
-  // "not shown" in the SPEC: the app guards them.
+  // Left open by the first specification: the app guards them.
   { ...guarded("/mypage"), login: "not shown" },
   guarded("/mypage/schedule"),
   { ...guarded("/mypage/footprints"), login: "not shown" },
@@ -72,19 +72,19 @@ const SPEC_ROUTES: Row[] = [
   open("/privacy"),
   open("/inquiry"),
   open("/transaction-act"),
-  // "not shown" in the SPEC: the app guards it.
+  // Left open by the first specification: the app guards it.
   { ...guarded("/coins/checkout/{id}", (f) => `/coins/checkout/${f.coinPackageId}`), login: "not shown", signedIn: withKey },
 ];
 
-/** Pages PRODUCT adds beyond SPEC §2's table: an account's life beyond sign-in (PRODUCT §3, issue 26). */
-const PRODUCT_ROUTES: Row[] = [
+/** Pages added beyond those screens: an account's life beyond sign-in (docs/product.md#accounts). */
+const ACCOUNT_ROUTES: Row[] = [
   guarded("/settings/password"),
   guarded("/settings/email"),
   guarded("/settings/account"),
   guarded("/settings/notifications"),
-  // Reports (通報, issue 27): the report dialog's page twin and the reporter's own history.
+  // Reports (通報): the report dialog's page twin and the reporter's own history.
   guarded("/settings/reports"),
-  // Discord's servers on profiles, opted into (issue 36).
+  // Discord's servers on profiles, opted into.
   guarded("/settings/privacy"),
   guarded("/report?type=user&id={uid}", (f) => `/report?type=user&id=${f.uid}`),
   guarded("/reset-password"),
@@ -92,7 +92,7 @@ const PRODUCT_ROUTES: Row[] = [
   open("/auth/confirm", () => "/auth/confirm?token_hash=abc&type=recovery"),
 ];
 
-const ROUTES = [...SPEC_ROUTES, ...PRODUCT_ROUTES];
+const ROUTES = [...SCREEN_ROUTES, ...ACCOUNT_ROUTES];
 
 let app: TestServer;
 let member: Awaited<ReturnType<typeof createBrowserMember>>;
@@ -158,10 +158,10 @@ function expectAnswer(got: { status: number; location: string | null }, expected
   }
 }
 
-describe("every route of SPEC §2", () => {
+describe("every route of docs/product.md#screens", () => {
   it("the table covers each route once", () => {
     expect(new Set(ROUTES.map((row) => row.route)).size).toBe(ROUTES.length);
-    expect(SPEC_ROUTES).toHaveLength(30);
+    expect(SCREEN_ROUTES).toHaveLength(30);
   });
 
   describe.each(ROUTES)("$route (login: $login)", (row) => {

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 
 /**
- * `npm run bench:scale` at SCALE=0.1 (issue 37): its own database of 10,000 users, 100,000 posts, 200,000 chat
+ * `npm run bench:scale` at SCALE=0.1: its own database of 10,000 users, 100,000 posts, 200,000 chat
  * messages and 200,000 notifications on the test server, every page, API read, write and the sweeper through the
  * built server, each against its target times BOUND_FACTOR. The bound is loose, since ten runs' p99 is their maximum
  * and CI's runner was measured 3.6 times slower than an idle machine (pages 102 ms at most idle): a query that scans a

@@ -9,7 +9,7 @@ import { createBrowserMember, createMember, type Member } from "../support/auth"
 import { collect, serverWithSockets, settle } from "../support/sockets";
 
 /**
- * Subscriptions through the real server (SPEC §3, §6, §7; PRODUCT §4, §5; issue 15), on whichever engine the run
+ * Subscriptions through the real server (docs/product.md#data, #roles, #api; docs/product.md#data, #coins), on whichever engine the run
  * uses: plans, paying through the ledger, renewing from the current expiry, the refusals, subscriber-only posts
  * everywhere posts appear, and the reminder sent once.
  */

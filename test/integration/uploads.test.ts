@@ -16,7 +16,7 @@ import { signAnonKey } from "../../app/infra/auth/jwt";
 import { createImageStorage } from "../../app/infra/storage";
 
 /**
- * POST /api/uploads through the real server (PRODUCT §2, §8, §9; ADR 017), on whichever engine the run uses: images
+ * POST /api/uploads through the real server (docs/product.md#runtime, #api, #constants; ADR 017), on whichever engine the run uses: images
  * judged by their bytes, re-encoded without metadata, capped in size, served immutable with nosniff; everything
  * else a 400; 11 MB a 413 that the server never reads into memory (and that reaches the client: ADR 033); 20 an hour.
  */

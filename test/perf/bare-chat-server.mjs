@@ -1,4 +1,4 @@
-// The baseline of `npm run bench:chat -- --ceiling --baseline` (issue 25): what Socket.IO itself carries on this
+// The baseline of `npm run bench:chat -- --ceiling --baseline`: what Socket.IO itself carries on this
 // machine, with nothing of the app around it. node:http and Socket.IO with the app's settings (no Redis), the same
 // rooms (a socket names the rooms it joins in its handshake), no authentication, no database: POST /send with
 // `{ room, content }` emits `chat:message` to the room and answers 201 (or the `send` event, acknowledged). Started by the bench on a free port; it prints

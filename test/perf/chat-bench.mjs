@@ -37,7 +37,7 @@ const CONCURRENCY = 8;
 // /api/chat/messages (`--via http`, as any other client).
 const VIA = option("via", "socket");
 if (!["socket", "http"].includes(VIA)) throw new Error("--via socket|http");
-// The bare server is sent to by POST (the baseline of issue 25), or with `--bare-via socket` over the socket as well.
+// The bare server is sent to by POST (the baseline of ADR 026), or with `--bare-via socket` over the socket as well.
 const BARE_VIA = option("bare-via", "http");
 // The chat rate limit (10 messages per 10 s per sender): a ceiling step never asks a sender for more.
 const SENDER_LIMIT = 10;

@@ -1,5 +1,5 @@
 // `npm run bench:explore`: explore's search (searchListings) and the home page on a large PostgreSQL database
-// (issue 16). Goals: each search p99 < 50 ms, the home page p99 < 100 ms.
+//. Goals: each search p99 < 50 ms, the home page p99 < 100 ms.
 // DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) is an admin URL: the bench creates a scratch
 // database there (dropped at the end, also on failure or Ctrl-C, unless KEEP=1), migrates it, seeds the games,
 // communities and events, then generates in SQL (insert … select generate_series) SCALE × 100,000 users, 200,000

@@ -1,5 +1,5 @@
 // `npm run bench:first-load`: the JavaScript a browser fetches on a first visit to every page, signed out and signed
-// in (issue 23). Chromium (the e2e suite's) loads each page in a fresh context, waits until the network has been idle
+// in. Chromium (the e2e suite's) loads each page in a fresh context, waits until the network has been idle
 // for 2 s after hydration and adds up every script response; each file is then sized as the server serves it gzip'd
 // (the budget's unit) and brotli'd. Code that loads only when a person opens a dialog is listed apart. Then `/`,
 // `/explore` and a ticket load under Slow 3G with a 4× slower CPU: when the first form is usable and when the page has

@@ -1,10 +1,10 @@
-// `npm run bench:scale` (issue 37): the whole product at ten times the data, measured through HTTP against the built
+// `npm run bench:scale`: the whole product at ten times the data, measured through HTTP against the built
 // server. DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) is an admin URL: the bench creates a
 // scratch database there (dropped at the end unless KEEP=1; REUSE=<name> measures a kept one again), generates
 // SCALE × the sizes in test/perf/scale-data.ts (SCALE=10: 1M users, 2M listings, 1.5M bookings, 10M posts, 20M chat
 // messages in 2M rooms, 20M notifications…), starts `build/index.js` on it (`npm run build` first), signs in the
-// heavy users, and times every SPEC page's document request (signed out, and as the heavy user each page is about),
-// every API read of SPEC §7, the writes that touch big tables, and a sweeper pass. Targets on a 2-core machine: page
+// heavy users, and times every page's document request (docs/product.md#screens) (signed out, and as the heavy user each page is about),
+// every API read of docs/product.md#api, the writes that touch big tables, and a sweeper pass. Targets on a 2-core machine: page
 // p99 < 100 ms, API read p99 < 50 ms, write p99 < 100 ms, a sweeper pass < 1 s, the server's peak RSS < 512 MB.
 // BOUND_FACTOR multiplies every time target (the test at SCALE=0.1 runs with a looser bound). Exit 1 when one is missed.
 import { spawn, type ChildProcess } from "node:child_process";

@@ -1,4 +1,4 @@
-// The data `npm run bench:scale` measures against (issue 37), generated in SQL as fast as this machine allows: in two
+// The data `npm run bench:scale` measures against, generated in SQL as fast as this machine allows: in two
 // lanes of independent tables at once (a connection and a core each), with triggers and foreign-key checks off
 // (`session_replication_role = replica`, on the loading connections), every secondary index of the big tables dropped
 // first and built again after the load (two at a time), and what triggers would have kept (listing search text,

@@ -1,5 +1,5 @@
 // @ts-check
-// A stand-in for Discord in tests (issue 36): the OAuth 2.0 authorization server (consent page, token endpoint with
+// A stand-in for Discord in tests: the OAuth 2.0 authorization server (consent page, token endpoint with
 // PKCE) and the three things the app reads — GET /api/users/@me, GET /api/users/@me/guilds and the CDN's avatars and
 // server icons — on one loopback origin, which the app is given as both DISCORD_URL and DISCORD_CDN_URL. It is strict
 // where Discord is (exact redirect_uri, S256 PKCE, one-time codes), so a test fails where production would. A test

@@ -1,5 +1,5 @@
 // @ts-check
-// The videos the HTML report keeps for failed flows (issue 29). Playwright encodes them with an ffmpeg build it
+// The videos the HTML report keeps for failed flows. Playwright encodes them with an ffmpeg build it
 // downloads (`npx playwright install ffmpeg`), which a machine that reaches only the npm registry and Debian's packages
 // cannot fetch; Debian's own ffmpeg encodes the same VP8 WebM from the same arguments, so it is linked where Playwright
 // looks. Run directly (`node test/support/ffmpeg.mjs`) it does that and prints the path, or why there is none.

@@ -1,5 +1,5 @@
 // @ts-check
-// What a browser fetches on a first visit (issue 23): every script a page loads until the network has been idle, counted
+// What a browser fetches on a first visit: every script a page loads until the network has been idle, counted
 // as the server sends it. Shared by `npm run bench:first-load` (test/perf/first-load.mjs) and the budget test of the
 // e2e suite (test/e2e/first-load.spec.ts), so the figure the README quotes and the one CI enforces are the same count.
 import http from "node:http";
@@ -11,7 +11,7 @@ export const FIRST_LOAD_BUDGET_KB = { signedOut: 100, signedIn: 120 };
 export const DEMO_ACCOUNT = { email: "minato@demo.gamermatch.jp", password: "gamermatch-demo" };
 
 /**
- * Every page of SPEC §2's route table (one concrete URL each, found in the demo data) and the pages a visitor meets on
+ * Every page of the route table of docs/product.md#screens (one concrete URL each, found in the demo data) and the pages a visitor meets on
  * the way (login, sign-up, tickets, coins). `ids` comes from {@link findDemoIds}.
  * @param {DemoIds} ids
  * @returns {{ path: string, signedIn: boolean, signedOut: boolean }[]}

@@ -2,7 +2,7 @@ import path from "node:path";
 import type { Reporter, TestCase, TestResult } from "@playwright/test/reporter";
 
 /**
- * Prints, after the run, every skipped flow under the reason it was skipped for (issue 29): the list reporter shows a
+ * Prints, after the run, every skipped flow under the reason it was skipped for: the list reporter shows a
  * skipped test's title only, and a flow left out against a deployment (@local, test/e2e/target.ts) must say why.
  */
 export default class SkipReasonsReporter implements Reporter {

@@ -1,4 +1,4 @@
-// The smoke set against a production build started as an operator would (issue 29), for `.ci/run`:
+// The smoke set against a production build started as an operator would, for `.ci/run`:
 //   node test/support/smoke-against-build.mjs postgres://user@host:5432/any
 // makes a fresh database `gm_smoke` on that PostgreSQL server, starts the build on it as `npm start` would (its flags
 // and variables, server/start-command.mjs) as a separate process (NODE_ENV=production, a free port, a DATA_DIR of its

@@ -31,7 +31,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe("no session (SPEC §6)", () => {
+describe("no session (docs/product.md#roles)", () => {
   it.each([null, undefined, ""])("skips the call silently when the token is %j", async (token) => {
     const fetchMock = vi.fn<typeof fetch>();
     const api = createApiClient({ getAccessToken: async () => token, fetch: fetchMock });
@@ -101,7 +101,7 @@ describe("the request it sends", () => {
   });
 });
 
-describe("the browser's client: the session in its cookies (issue 23)", () => {
+describe("the browser's client: the session in its cookies", () => {
   it("sends no Authorization header, and the cookies go with a same-origin call", async () => {
     const fetchMock = vi.fn(async () => json({ ok: true }));
     const api = createApiClient({ hasSession: () => true, fetch: fetchMock as unknown as typeof fetch });
@@ -119,7 +119,7 @@ describe("the browser's client: the session in its cookies (issue 23)", () => {
   });
 });
 
-describe("the lazily loaded client (issue 23)", () => {
+describe("the lazily loaded client", () => {
   it("loads the client at the first call and answers as it does", async () => {
     const fetchMock = vi.fn(async () => json({ totalBalance: 3 }));
     const api = createLazyApiClient({ hasSession: () => true, fetch: fetchMock as unknown as typeof fetch });
@@ -136,7 +136,7 @@ describe("the lazily loaded client (issue 23)", () => {
   });
 });
 
-describe("retrying a failed network request (SPEC §7)", () => {
+describe("retrying a failed network request (docs/product.md#api)", () => {
   it("makes exactly 3 attempts in all, then throws the last error", async () => {
     const errors = [networkFailure(), networkFailure(), networkFailure()];
     let call = 0;
@@ -187,7 +187,7 @@ describe("retrying a failed network request (SPEC §7)", () => {
   });
 });
 
-describe("never retried once aborted (SPEC §7)", () => {
+describe("never retried once aborted (docs/product.md#api)", () => {
   it("does not call fetch when the signal is already aborted", async () => {
     const fetchMock = vi.fn<typeof fetch>(async () => json({}));
     const controller = new AbortController();
@@ -244,7 +244,7 @@ describe("never retried once aborted (SPEC §7)", () => {
   });
 });
 
-describe("HTTP errors (SPEC §8)", () => {
+describe("HTTP errors (docs/product.md#errors)", () => {
   it.each([
     [401, "unauthorized", "認証が必要です"],
     [403, "forbidden", "認証が必要です"],

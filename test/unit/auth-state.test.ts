@@ -16,7 +16,7 @@ describe("decodeClaims", () => {
   });
 });
 
-describe("auth events (SPEC §4)", () => {
+describe("auth events (docs/product.md#states)", () => {
   const events: AuthEvent[] = ["INITIAL_SESSION", "SIGNED_IN", "TOKEN_REFRESHED", "USER_UPDATED", "PASSWORD_RECOVERY", "MFA_CHALLENGE_VERIFIED"];
 
   it.each(events)("%s with a session stores the session and its claims, then waits for the profile check", (event) => {
@@ -57,7 +57,7 @@ describe("the profile check", () => {
     expect(applyProfileCheck(loading, "unauthorized")).toEqual({ status: "invalid", session: null, claims: null });
   });
 
-  it("swallows a failure (SPEC §8): the session stays", () => {
+  it("swallows a failure (docs/product.md#errors): the session stays", () => {
     const failed = applyProfileCheck(loading, "failed");
     expect(failed.status).toBe("signedIn");
     expect(failed.session).not.toBeNull();
@@ -71,7 +71,7 @@ describe("the profile check", () => {
   });
 });
 
-describe("the session as the server read it (issue 23: the browser has no auth client)", () => {
+describe("the session as the server read it (the browser has no auth client)", () => {
   const server = (userId = "user-1", hasProfile = true, email = "a@example.jp") => ({ userId, hasProfile, accessToken: token({ sub: userId, email }) });
 
   it("starts as the server found it: signed in, setting up a profile, or signed out", () => {

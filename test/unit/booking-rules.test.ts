@@ -15,7 +15,7 @@ const facts = (overrides: Partial<BookingFacts> = {}): BookingFacts => ({
 });
 const kind = (verdict: ReturnType<typeof checkBookingAction>) => (verdict.kind === "denied" ? `${verdict.status}` : verdict.kind);
 
-describe("who may do what to a booking, and when (PRODUCT §6)", () => {
+describe("who may do what to a booking, and when (docs/product.md#bookings)", () => {
   it("only the seller accepts, a pending booking; accepting again is done already", () => {
     expect(kind(checkBookingAction(facts(), "seller", "accept", start - 60 * minute))).toBe("allowed");
     expect(kind(checkBookingAction(facts(), "buyer", "accept", start - 60 * minute))).toBe("403");

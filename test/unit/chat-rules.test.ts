@@ -11,7 +11,7 @@ const message = (overrides: Partial<ChatMessageEvent> = {}): ChatMessageEvent =>
   ...overrides,
 });
 
-describe("chat popups (SPEC §2): route × room × sender", () => {
+describe("chat popups (docs/product.md#screens): route × room × sender", () => {
   it.each([
     ["/", "room-a", "friend", true],
     ["/support", "room-a", "friend", true],
@@ -36,7 +36,7 @@ describe("chat popups (SPEC §2): route × room × sender", () => {
   });
 });
 
-describe("booking notices (SPEC §4)", () => {
+describe("booking notices (docs/product.md#states)", () => {
   it("reload bookings; a cancellation where I am the buyer also refreshes the balance", () => {
     expect(bookingReloads(message({ messageType: "TEXT" }), "me")).toBeNull();
     expect(bookingReloads(message({ messageType: "ticket_purchased", metadata: { buyerId: "me" } }), "me")).toEqual({ bookings: true, balance: false });

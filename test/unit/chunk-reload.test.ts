@@ -6,7 +6,7 @@ function memoryStorage() {
   return { getItem: (key: string) => values.get(key) ?? null, setItem: (key: string, value: string) => void values.set(key, value) };
 }
 
-describe("a failed chunk load (SPEC §2, §8)", () => {
+describe("a failed chunk load (docs/product.md#screens, #errors)", () => {
   it("reloads the first time on a path", () => {
     expect(decideChunkReload({ storage: memoryStorage(), path: "/support", now: 0 })).toBe("reload");
   });

@@ -4,7 +4,7 @@ import { desiredStartTimeSchema, purchaseSchema } from "~/lib/validation/booking
 import { coinStep } from "~/lib/validation/fields";
 import { listingSchema } from "~/lib/validation/listing";
 
-describe("the coin slider (SPEC §5)", () => {
+describe("the coin slider (docs/product.md#validation)", () => {
   it("has the steps from 100 to 50,000 by default, and from 0 for a tip", () => {
     expect(coinSliderSteps()).toEqual([100, 300, 500, 1000, 2000, 5000, 10000, 20000, 30000, 50000]);
     expect(coinSliderSteps({ min: 0 })[0]).toBe(0);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { remoteSkipReason } from "../e2e/target";
 
 /**
- * Issue 29: with E2E_BASE_URL, a flow tagged @local is reported as skipped with its reason, and Playwright starts no
+ * with E2E_BASE_URL, a flow tagged @local is reported as skipped with its reason, and Playwright starts no
  * server of its own. Runs the real config on two real specs' @local flows against a stand-in deployment that only
  * counts requests (a skipped flow sends none), with Playwright's JSON report in a file and the skip reporter on stdout.
  */

@@ -4,7 +4,7 @@ import { signupSchema } from "~/lib/validation/auth";
 import { inquirySchema } from "~/lib/validation/inquiry";
 import { payoutSchema } from "~/lib/validation/payout";
 
-// The browser validates forms with these rules instead of the zod schema (issue 23): the words must be the schema's own.
+// The browser validates forms with these rules instead of the zod schema: the words must be the schema's own.
 describe("formRules: a schema's rules as the browser checks them", () => {
   it("gives each field Conform's constraint attributes", () => {
     const { constraint } = formRules(signupSchema);

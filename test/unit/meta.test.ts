@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import { pageMeta, pageTitle } from "~/lib/meta";
 
-it("builds the title format of SPEC §1", () => {
+it("builds the title format of docs/product.md#what-it-is", () => {
   expect(pageTitle("ホーム")).toBe("ホーム - GamerMatch - ゲーマーマッチングプラットフォーム");
 });
 

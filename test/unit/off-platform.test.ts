@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { looksLikeOffPlatformPayment, normaliseForOffPlatform, offPlatformRule } from "~/lib/off-platform";
 
-describe("off-platform payment rules (PRODUCT §10)", () => {
+describe("off-platform payment rules (docs/product.md#trust-and-safety)", () => {
   it("normalises full-width, half-width kana, case, spaces and digit separators", () => {
     expect(normaliseForOffPlatform("ＰａｙＰａｙ　ＩＤ")).toBe("paypayid");
     expect(normaliseForOffPlatform("ﾍﾟｲﾍﾟｲ")).toBe("ぺいぺい");

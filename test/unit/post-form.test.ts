@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { canSubmitPost, createPostFlow, isPostImage, postCounter, postTooLong, type StepResult } from "~/lib/post-form";
 
-/** The new post dialog's rules and flow (SPEC §5, §7, §8). */
+/** The new post dialog's rules and flow (docs/product.md#validation, #api, #errors). */
 
 const image = { name: "shot.png" };
 type Image = typeof image;
@@ -38,7 +38,7 @@ describe("what may be posted", () => {
   });
 });
 
-describe("submitting (SPEC §7: upload with type post first, then create)", () => {
+describe("submitting (docs/product.md#api: upload with type post first, then create)", () => {
   it("uploads the image, then creates the post with the trimmed text, the image's URL and isPublic true", async () => {
     const { flow, uploadMock, createMock } = flowWith();
     const outcome = await flow.submit({ content: "  新しいスキン！ ", image });

@@ -27,7 +27,7 @@ function setup({ target = buyerTarget, balance = 1000 as number | null, result =
   return { flow, states, sent, events, readBalance };
 }
 
-describe("the review form's rules (SPEC §5)", () => {
+describe("the review form's rules (docs/product.md#validation)", () => {
   it("cannot be sent with 0 stars; 1 to 5 can", () => {
     expect(canSubmitReview(initialReviewState)).toBe(false);
     for (const rating of [1, 5]) expect(canSubmitReview({ ...initialReviewState, rating })).toBe(true);
@@ -87,7 +87,7 @@ describe("the review form's rules (SPEC §5)", () => {
   });
 });
 
-describe("the review dialog's success (SPEC §4)", () => {
+describe("the review dialog's success (docs/product.md#states)", () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 

@@ -23,7 +23,7 @@ function job(name: string, failures: number, error: () => Error) {
 const sweeperOf = (jobs: SweepJob[]) =>
   startSweeper({ db: {} as Database, realtime: {} as Realtime, jobs, intervalMs: 3_600_000, retryMs: 20 });
 
-describe("the sweeper without its database (issue 38)", () => {
+describe("the sweeper without its database", () => {
   it("tries a run the database's absence cut short again soon, until one goes through, and skips the jobs after the failing one meanwhile", async () => {
     const first = job("first", 3, refused);
     const second = job("second", 0, refused);

@@ -7,7 +7,7 @@ import { parseTime } from "~/lib/time.server";
 // 2026-11-22 12:30:00 UTC is 21:30 in Tokyo.
 const UTC_MS = Date.UTC(2026, 10, 22, 12, 30, 0);
 
-describe("parseTime: the timestamp rule of SPEC §3", () => {
+describe("parseTime: the timestamp rule of docs/product.md#data", () => {
   it("reads numbers below 1e12 as seconds", () => {
     expect(formatDateTime(UTC_MS / 1000)).toBe("2026/11/22 21:30");
     expect(formatDateTime(999_999_999_999)).toBe("33658/09/27 10:46");

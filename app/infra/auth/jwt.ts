@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, jwtVerify, SignJWT, type JWTPayload } from "jose";
 import { ACCESS_TOKEN_TTL_SECONDS } from "~/lib/constants";
 
-/** The claims of a Supabase access token (PRODUCT §3). */
+/** The claims of a Supabase access token (docs/product.md#accounts). */
 export interface AccessTokenClaims extends JWTPayload {
   sub: string;
   aud: "authenticated";

@@ -166,7 +166,7 @@ export async function createAuthService({
           const { data } = await supabase().auth.getSession();
           return data.session ? authenticate(data.session.access_token) : null;
         })().catch((error) => {
-          // The database out of reach is not a signed-out user: the request is answered 503 (issue 38), and the
+          // The database out of reach is not a signed-out user: the request is answered 503, and the
           // browser keeps its session for when the database is back.
           if (isConnectionError(error)) throw databaseUnavailable();
           log.error({ err: error }, "auth: could not read the session");

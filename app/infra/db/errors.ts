@@ -18,7 +18,7 @@ export function isConnectionError(error: unknown) {
 }
 
 /**
- * What a request gets when the database is out of reach where its answer depends on it (issue 38): 503 with
+ * What a request gets when the database is out of reach where its answer depends on it: 503 with
  * `Retry-After` and the API's envelope, thrown from a loader or action. A page shows it through the error boundary,
  * an API client reads the envelope; neither is told that the user is signed out.
  */

@@ -112,7 +112,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // Nor one that is checked out: pg-pool listens to a client's errors only while it is idle, and a connection the
     // server ends under a query (a restart: 57P01, "Connection terminated unexpectedly") emits 'error' on its client
     // besides failing the query. The query's caller gets the failure (a 503: app/infra/db/errors.ts); the event only
-    // needs a listener, or it is an uncaught exception (issue 38: seen stopping PostgreSQL under load).
+    // needs a listener, or it is an uncaught exception (seen stopping PostgreSQL under load).
     pool.on("connect", (client) => client.on("error", (error) => log.warn({ err: error }, "db: a connection in use was lost")));
     db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: slowQueryLogger(options.slowQuery) });
     queueDepth = () => pool.waitingCount;

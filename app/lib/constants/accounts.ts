@@ -1,4 +1,4 @@
-/** Accounts (PRODUCT §3, §4, §9). */
+/** Accounts (docs/product.md#accounts, #data, #constants). */
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 72;
@@ -9,7 +9,7 @@ export const GAME_SLUG_MAX = 64;
 export const PROFILE_GAMES_MAX = 10;
 /**
  * Failed sign-in attempts: 10 per 15 minutes per address and per (account, address); then that address gets 429.
- * Per account alone there is no limit, only a growing delay (PRODUCT §9), so a stranger can slow a guesser's
+ * Per account alone there is no limit, only a growing delay (docs/product.md#constants), so a stranger can slow a guesser's
  * every address down but never lock the owner out: from the 10th failure in the window each attempt on the
  * account waits 0.5 s, doubling per further failure up to 5 s.
  */
@@ -21,9 +21,9 @@ export const USER_METADATA_MAX_BYTES = 8 * 1024;
 export const JSON_DEPTH_MAX = 16;
 /** A spent refresh token presented again within this window (two tabs refreshing at once) gets the current session. */
 export const REFRESH_TOKEN_REUSE_INTERVAL_MS = 10_000;
-/** An OAuth sign-in (Discordでログイン) must come back from Discord and be exchanged within this (issue 36). */
+/** An OAuth sign-in (Discordでログイン) must come back from Discord and be exchanged within this. */
 export const OAUTH_FLOW_TTL_MS = 10 * 60_000;
-/** What the embedded auth asks Discord for: who they are, their address, and their servers (SPEC's sign-in). */
+/** What the embedded auth asks Discord for: who they are, their address, and their servers (docs/product.md#accounts). */
 export const DISCORD_SCOPES = ["identify", "email", "guilds"] as const;
 /** A flow nobody finished is deleted this long after it expired (when the next sign-in starts). */
 export const OAUTH_FLOW_KEEP_MS = 24 * 60 * 60_000;
@@ -31,5 +31,5 @@ export const OAUTH_FLOW_KEEP_MS = 24 * 60 * 60_000;
 export const DISCORD_AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 /** The servers kept per Discord identity (Discord's first page of `/users/@me/guilds`). */
 export const DISCORD_GUILDS_MAX = 200;
-/** The shared Discord servers a profile lists at most (issue 36): a glance, not a directory. */
+/** The shared Discord servers a profile lists at most: a glance, not a directory. */
 export const SHARED_GUILDS_SHOWN = 20;

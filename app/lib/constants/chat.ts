@@ -1,4 +1,4 @@
-/** Chat (SPEC §9, PRODUCT §9). */
+/** Chat (docs/product.md#constants, docs/product.md#constants). */
 export const CHAT_ROOMS_PAGE_SIZE = 20;
 export const CHAT_MESSAGES_PAGE_SIZE = 30;
 export const CHAT_MESSAGE_MAX = 1000;

@@ -1,5 +1,5 @@
 /**
- * Events (issue 16): each list on /events shows this many a page; an event page lists at most this many participants
+ * Events: each list on /events shows this many a page; an event page lists at most this many participants
  * (the count says the rest); participants are reminded this long before the start, once.
  */
 export const EVENTS_PAGE_SIZE = 10;

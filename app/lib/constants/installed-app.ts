@@ -1,4 +1,4 @@
-/** The installed app (issue 39 part 2, ADR 053): the service worker, its cache and what a notification shows. */
+/** The installed app (ADR 053): the service worker, its cache and what a notification shows. */
 
 /** Where the service worker is served (server/app.ts) and registered from; its scope is the whole site. */
 export const SERVICE_WORKER_PATH = "/sw.js";

@@ -1,4 +1,4 @@
-/** Mail and the account's life beyond sign-in (PRODUCT §3, issue 26). */
+/** Mail and the account's life beyond sign-in (docs/product.md#accounts). */
 
 /** A mail that could not be sent is tried again after 30 s, doubling up to an hour, at most 10 times in all. */
 export const MAIL_RETRY = { baseMs: 30_000, maxMs: 60 * 60_000, maxAttempts: 10 } as const;
@@ -16,7 +16,7 @@ export const CONFIRMATION_LINK_TTL_MS = 24 * 60 * 60_000;
  */
 export const RECOVER_RATE_LIMIT = { perEmail: 3, perIp: 10, windowMs: 60 * 60_000 } as const;
 
-/** Notification mails go to a user not seen online for this long (PRODUCT §3). */
+/** Notification mails go to a user not seen online for this long (docs/product.md#accounts). */
 export const MAIL_OFFLINE_AFTER_MS = 10 * 60_000;
 /** Chat comes by mail as at most one digest per room per this long. */
 export const CHAT_DIGEST_INTERVAL_MS = 60 * 60_000;

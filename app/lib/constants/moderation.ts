@@ -1,5 +1,5 @@
 /**
- * Trust and safety (PRODUCT §10, issue 27): what can be reported, why, and how much. The reasons' Japanese labels
+ * Trust and safety (docs/product.md#trust-and-safety): what can be reported, why, and how much. The reasons' Japanese labels
  * are in messages.reports.reasonLabels.
  */
 export const REPORT_TARGET_TYPES = ["user", "post", "chat_message", "listing", "review"] as const;

@@ -1,8 +1,8 @@
-/** Notifications and presence (SPEC §9, PRODUCT §9). */
+/** Notifications and presence (docs/product.md#constants, docs/product.md#constants). */
 export const NOTIFICATIONS_PAGE_SIZE = 20;
 export const NOTIFICATIONS_LIMIT_MAX = 50;
 export const TOAST_MS = 3_000;
-/** An open, visible, signed-in tab says it is here this often (SPEC §9). */
+/** An open, visible, signed-in tab says it is here this often (docs/product.md#constants). */
 export const HEARTBEAT_INTERVAL_MS = 60_000;
 /** Someone is online while their last heartbeat (or a connected socket's refresh) is younger than this. */
 export const ONLINE_WINDOW_MS = 2 * 60_000;

@@ -1,5 +1,5 @@
 /**
- * Payouts (PRODUCT §5, §9): earned coins only, at least 1,000 a request, 1 coin = ¥1, transfer fee ¥0. A request
+ * Payouts (docs/product.md#coins, #constants): earned coins only, at least 1,000 a request, 1 coin = ¥1, transfer fee ¥0. A request
  * is capped so its coins and yen always fit the database's integer columns (ADR 020). Bank names and branches are
  * 1–40 characters, the account holder (katakana) up to 60, the account number exactly 7 digits.
  */

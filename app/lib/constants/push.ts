@@ -1,4 +1,4 @@
-/** Web Push to installed apps (issue 39, ADR 052). */
+/** Web Push to installed apps (ADR 052). */
 
 /**
  * The kinds of push a user can switch off, in the order `/settings/notifications` lists them: the same subjects as the

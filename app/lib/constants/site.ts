@@ -3,14 +3,14 @@
 export const PRODUCT_NAME = "GamerMatch";
 export const PRODUCT_TAGLINE = "ゲーマーマッチングプラットフォーム";
 
-/** Every time shown to a person is in this zone (SPEC §1). */
+/** Every time shown to a person is in this zone (docs/product.md#what-it-is). */
 export const DISPLAY_TIME_ZONE = "Asia/Tokyo";
-/** A numeric timestamp below this is in seconds, otherwise in milliseconds (SPEC §3). */
+/** A numeric timestamp below this is in seconds, otherwise in milliseconds (docs/product.md#data). */
 export const SECONDS_TIMESTAMP_LIMIT = 1e12;
 
-/** A failed chunk load reloads a path at most once within this window (SPEC §9). */
+/** A failed chunk load reloads a path at most once within this window (docs/product.md#constants). */
 export const CHUNK_RELOAD_WINDOW_MS = 10_000;
-/** The API client tries a failed network request this many times in all, pausing 100 ms × attempt (SPEC §7, §9). */
+/** The API client tries a failed network request this many times in all, pausing 100 ms × attempt (docs/product.md#api, #constants). */
 export const FETCH_RETRY_ATTEMPTS = 3;
 export const FETCH_RETRY_DELAY_MS = 100;
 

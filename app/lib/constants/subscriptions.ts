@@ -1,4 +1,4 @@
-/** Subscriptions (PRODUCT §4, §5; issue 15): a monthly plan in coins (slider steps from 100), 30 days a payment. */
+/** Subscriptions (docs/product.md#data, #coins): a monthly plan in coins (slider steps from 100), 30 days a payment. */
 export const SUBSCRIPTION_PRICE_MIN = 100;
 export const SUBSCRIPTION_DESCRIPTION_MAX = 300;
 export const SUBSCRIPTION_PERIOD_MS = 30 * 24 * 3600_000;

@@ -1,4 +1,4 @@
-/** Tickets (PRODUCT §4, §6, §9). */
+/** Tickets (docs/product.md#data, #bookings, #constants). */
 export const LISTING_TITLE_MAX = 60;
 export const LISTING_DESCRIPTION_MAX = 1000;
 export const LISTING_MINUTES = [15, 30, 60, 90, 120] as const;
@@ -9,9 +9,9 @@ export const LISTINGS_LIMIT_MAX = 50;
 /** A seller may keep this many listings that are not archived. */
 export const LISTINGS_PER_SELLER_MAX = 20;
 export const BOOKING_NOTE_MAX = 500;
-/** A seller who has not accepted a pending booking within this time: it is cancelled and refunded (PRODUCT §6). */
+/** A seller who has not accepted a pending booking within this time: it is cancelled and refunded (docs/product.md#bookings). */
 export const ACCEPT_DEADLINE_MS = 48 * 3600_000;
-/** An in-progress booking whose end passed this long ago completes by itself (PRODUCT §6). */
+/** An in-progress booking whose end passed this long ago completes by itself (docs/product.md#bookings). */
 export const AUTO_COMPLETE_AFTER_MS = 24 * 3600_000;
 /** The seller has not checked in this long after the desired start: the buyer may cancel with a full refund. */
 export const NO_SHOW_GRACE_MS = 15 * 60_000;
@@ -20,7 +20,7 @@ export const NO_SHOW_GRACE_MS = 15 * 60_000;
  * never stay in escrow for a session that did not happen (ADR 015).
  */
 export const NOT_STARTED_CANCEL_AFTER_MS = 24 * 3600_000;
-/** Both sides of an accepted booking are reminded this long before its start (PRODUCT §3, by mail when away). */
+/** Both sides of an accepted booking are reminded this long before its start (docs/product.md#accounts, by mail when away). */
 export const BOOKING_REMINDER_BEFORE_MS = 60 * 60_000;
 /** Bookings the start reminder claims per transaction. */
 export const BOOKING_REMINDER_BATCH = 20;

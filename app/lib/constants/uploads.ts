@@ -1,5 +1,5 @@
 /**
- * Image uploads (PRODUCT §2, §9, ADR 017): at most 10 MB, judged by content, re-encoded with the longest side at most
+ * Image uploads (docs/product.md#runtime, #constants, ADR 017): at most 10 MB, judged by content, re-encoded with the longest side at most
  * 2048 px (an avatar a square of at most 512 px), 20 per hour per user. A decoded image above UPLOAD_MAX_INPUT_PIXELS
  * is refused before it is decoded (a small file can expand to gigabytes). The multipart form's text fields are
  * small; the form around the file may add at most UPLOAD_FORM_OVERHEAD_BYTES before a Content-Length is refused.

@@ -1,6 +1,6 @@
 import { coinText } from "./format";
 
-// Leaving the service (退会, PRODUCT §3, ADR 028).
+// Leaving the service (退会, docs/product.md#accounts, ADR 028).
 
 /** The name an account that left is shown by, wherever its name appeared (bookings, reviews, chat). */
 export const leftUserName = "退会したユーザー";

@@ -1,5 +1,5 @@
 // The Japanese messages: one module per area and one export per message, so a page's code carries only the messages it
-// reads (issue 23). Read them as `messages.area.name` through app/lib/messages.ts.
+// reads. Read them as `messages.area.name` through app/lib/messages.ts.
 export * as error from "./error";
 export * as validation from "./validation";
 export * as uploads from "./uploads";

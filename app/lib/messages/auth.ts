@@ -27,7 +27,7 @@ export const passwordsDiffer = "確認用のパスワードが一致しません
 export const unsupportedField = (field: string) => `「${field}」の変更には対応していません`;
 export const phoneUnsupported = "電話番号でのログインには対応していません";
 export const metadataTooLarge = "ユーザー情報が大きすぎます";
-// Discordでログイン (issue 36): what the embedded auth says in its errors, and what /login and the settings show.
+// Discordでログイン: what the embedded auth says in its errors, and what /login and the settings show.
 export const providerDisabled = "このログイン方法には対応していません";
 export const pkceRequired = "PKCEのコードチャレンジが必要です";
 export const oauthCodeInvalid = "ログインのコードが無効か、すでに使われています。もう一度ログインしてください。";

@@ -6,7 +6,7 @@ export const unavailableTitle = "ただいまご利用いただけません";
 export const notFoundTitle = "ページが見つかりません";
 export const notFoundBody = "お探しのページは移動または削除された可能性があります。";
 
-/** The messages of a 404 (SPEC §8): an unmatched path, and a route whose params are invalid. */
+/** The messages of a 404 (docs/product.md#errors): an unmatched path, and a route whose params are invalid. */
 export const notFoundMessage = (path: string) => `Page not found: ${path}`;
 export const invalidRouteMessage = (path: string) => `Page Not Found: ${path}`;
 /** The database out of reach: the API's own words (the server's 503 carries them too). */

@@ -1,4 +1,4 @@
-// Mails (PRODUCT §3): subjects, lines and the pages around their links.
+// Mails (docs/product.md#accounts): subjects, lines and the pages around their links.
 export const signature = "GamerMatch ─ ゲーマーマッチングプラットフォーム";
 export const automatic = "このメールは送信専用です。ご返信いただいてもお答えできません。";
 export const openLink = "開く";
@@ -43,7 +43,7 @@ export const kindLabels = {
   chat_digest: "チャットの未読まとめ（1時間に1通まで）",
 } as const;
 
-// The chat digest (at most one mail per room per hour, PRODUCT §3).
+// The chat digest (at most one mail per room per hour, docs/product.md#accounts).
 export const digestTitle = (name: string, count: number, others: boolean) =>
   `${name}さん${others ? "ほか" : ""}から未読のメッセージが${count}件あります`;
 export const digestRoom = (name: string) => `「${name}」のメッセージ`;

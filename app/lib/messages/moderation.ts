@@ -1,4 +1,4 @@
-// The operators' decisions (PRODUCT §10, ADR 030): what the people concerned are told, and what the command says.
+// The operators' decisions (docs/product.md#trust-and-safety, ADR 030): what the people concerned are told, and what the command says.
 
 /** To each reporter of what was decided: never the details. */
 export const decidedTitle = "通報への対応について";

@@ -1,4 +1,4 @@
-// `/settings/privacy`: showing the Discord servers shared with another gamer on profiles (issue 36).
+// `/settings/privacy`: showing the Discord servers shared with another gamer on profiles.
 export const settingsTitle = "プライバシー";
 export const settingsMetaTitle = "プライバシー設定";
 export const showGuildsLabel = "共通のDiscordサーバーをプロフィールに表示する";

@@ -1,4 +1,4 @@
-// Web Push (issue 39, ADR 052): `/settings/notifications`' device section, its API's errors, and what a push says.
+// Web Push (ADR 052): `/settings/notifications`' device section, its API's errors, and what a push says.
 
 export const sectionTitle = "プッシュ通知";
 export const sectionLead =

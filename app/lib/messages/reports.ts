@@ -1,4 +1,4 @@
-// Reports (通報, PRODUCT §10).
+// Reports (通報, docs/product.md#trust-and-safety).
 export const action = "通報する";
 export const title = "通報する";
 export const lead = "運営が内容を確認します。通報したことが相手に知らされることはありません。";

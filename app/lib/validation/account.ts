@@ -3,7 +3,7 @@ import { PASSWORD_INPUT_MAX, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "..
 import { messages } from "../messages";
 import { emailText } from "./fields";
 
-/** The forms of an account's life beyond sign-in (PRODUCT §3): recovery, a new password, a new address. */
+/** The forms of an account's life beyond sign-in (docs/product.md#accounts): recovery, a new password, a new address. */
 
 const typeError = { required_error: messages.validation.required, invalid_type_error: messages.validation.checkInput };
 

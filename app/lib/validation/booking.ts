@@ -11,7 +11,7 @@ import { unitsField } from "./listing";
  */
 
 /**
- * A desired start time as the API sends it (SPEC §3): seconds below 1e12, else milliseconds, or a date string; a
+ * A desired start time as the API sends it (docs/product.md#data): seconds below 1e12, else milliseconds, or a date string; a
  * form's `datetime-local` value has no zone and is read in Asia/Tokyo. Whether it is in the future is the model's
  * rule (it knows the clock).
  */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { COIN_HISTORY_LIMIT_MAX, COIN_HISTORY_PAGE_SIZE, STRIPE_ID_MAX } from "../constants";
 import { idempotencyKeySchema, limitParam, offsetParam, singleLineText } from "./fields";
 
-/** A coin package id: a whole number, in JSON or a form field (PRODUCT §4: 1–7). */
+/** A coin package id: a whole number, in JSON or a form field (docs/product.md#data: 1–7). */
 export const packageIdSchema = z.union([z.number(), z.string().trim().regex(/^\d{1,9}$/).transform(Number)]).pipe(z.number().int().positive());
 
 /** POST /api/coins/orders {packageId}. */

@@ -3,7 +3,7 @@ import { GAME_SLUG_MAX, PAGE_NUMBER_MAX } from "../constants";
 import { queryInt } from "./fields";
 
 /**
- * `/events?game=&page=&pastPage=` (issue 16): the game filter is a slug (the select's empty choice is every game),
+ * `/events?game=&page=&pastPage=`: the game filter is a slug (the select's empty choice is every game),
  * `page` pages the upcoming list and `pastPage` the past one.
  */
 export const eventListQuerySchema = z.object({

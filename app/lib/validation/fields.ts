@@ -90,7 +90,7 @@ export const redirectToField = singleLineText(REDIRECT_TO_MAX, { required: false
 export const uuidParam = z.string().uuid(messages.validation.checkInput);
 
 /**
- * The sender answered the off-platform payment warning with 「このまま送信する」 (PRODUCT §10): a JSON boolean, or the
+ * The sender answered the off-platform payment warning with 「このまま送信する」 (docs/product.md#trust-and-safety): a JSON boolean, or the
  * plain form's hidden field. Optional: without it, the plain forms show the warning page first; the API and the socket
  * store and count the text either way.
  */
@@ -104,7 +104,7 @@ export const flag = z.union([z.boolean(), z.enum(["true", "on"]).transform(() =>
  * an error from the database.
  */
 export const queryInt = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-/** `?limit=n`: a whole number from 1; more than the list's maximum gets the maximum (issue 37: no list is unbounded). */
+/** `?limit=n`: a whole number from 1; more than the list's maximum gets the maximum (no list is unbounded). */
 export const limitParam = (max: number, fallback: number) =>
   queryInt(1, Number.MAX_SAFE_INTEGER)
     .transform((limit) => Math.min(limit, max))
@@ -138,6 +138,6 @@ export const wholeNumber = z
   })
   .pipe(z.number({ invalid_type_error: messages.validation.checkInput }).int(messages.validation.checkInput));
 
-/** An amount chosen with the coin slider (SPEC §5): one of its steps, at least `min`. */
+/** An amount chosen with the coin slider (docs/product.md#validation): one of its steps, at least `min`. */
 export const coinStep = (min: number, max = COIN_SLIDER_STEPS[COIN_SLIDER_STEPS.length - 1]) =>
   wholeNumber.refine((value) => (COIN_SLIDER_STEPS as readonly number[]).includes(value) && value >= min && value <= max, messages.validation.invalidChoice);

@@ -5,7 +5,7 @@ import { coinStep, limitParam, multiLineText, offsetParam, singleLineText, uuidP
 
 export const unitsField = wholeNumber.pipe(z.number().min(1, messages.validation.checkInput).max(LISTING_MAX_UNITS, messages.tickets.tooManyUnits(LISTING_MAX_UNITS)));
 
-/** A listing as registered at /mypage/ticket-registration and POST /api/listings (PRODUCT §4). */
+/** A listing as registered at /mypage/ticket-registration and POST /api/listings (docs/product.md#data). */
 export const listingSchema = z.object({
   title: singleLineText(LISTING_TITLE_MAX),
   gameSlug: singleLineText(GAME_SLUG_MAX, { required: messages.validation.selectRequired }),

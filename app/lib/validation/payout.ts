@@ -4,7 +4,7 @@ import { messages } from "../messages";
 import { idempotencyKeySchema, singleLineText, wholeNumber } from "./fields";
 
 /**
- * A payout request (PRODUCT §4, §5): POST /api/payouts and the form at /settings/store/transfer share it.
+ * A payout request (docs/product.md#data, #coins): POST /api/payouts and the form at /settings/store/transfer share it.
  *
  * What people type is read generously and stored strictly (ADR 020): the coins may carry thousands separators or
  * full-width digits; the account number may be typed in full-width digits (NFKC makes them ASCII) but must then be

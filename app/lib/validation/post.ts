@@ -3,7 +3,7 @@ import { POST_MAX, POSTS_LIMIT_MAX, POSTS_PAGE_SIZE, URL_MAX } from "../constant
 import { messages } from "../messages";
 import { booleanParam, flag, limitParam, multiLineText, offPlatformConfirmed, redirectToField, singleLineText, slugParam, uuidParam } from "./fields";
 
-/** A post's text (SPEC §5): trimmed, at most 500 characters, line breaks kept; empty is no text. */
+/** A post's text (docs/product.md#validation): trimmed, at most 500 characters, line breaks kept; empty is no text. */
 const postContent = multiLineText(POST_MAX, { required: false })
   .nullable()
   .optional()
@@ -15,7 +15,7 @@ const optionalCommunityId = z
   .transform((id) => id ?? null);
 
 /**
- * A post (SPEC §3, §7): content or null, imageUrl (one of the author's uploads) or null, isPublic; text or an image
+ * A post (docs/product.md#data, #api): content or null, imageUrl (one of the author's uploads) or null, isPublic; text or an image
  * is required.
  */
 export const postSchema = z

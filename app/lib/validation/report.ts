@@ -4,7 +4,7 @@ import { messages } from "../messages";
 import { multiLineText, redirectToField } from "./fields";
 
 /**
- * A report (通報, PRODUCT §10): POST /api/reports, the /report page's form and the report dialog share it. The target's
+ * A report (通報, docs/product.md#trust-and-safety): POST /api/reports, the /report page's form and the report dialog share it. The target's
  * id is only a short line here; whether it names something the reporter may see (a uuid, a message number, theirs to
  * see) is the model's question, answered 404 like any other invisible thing.
  */

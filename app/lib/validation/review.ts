@@ -4,7 +4,7 @@ import { messages } from "../messages";
 import { coinStep, multiLineText, uuidParam } from "./fields";
 
 /**
- * A review (SPEC §3, §5): the booking, 1–5 stars, an optional comment (trimmed, at most 500 characters) and, for the
+ * A review (docs/product.md#data, #validation): the booking, 1–5 stars, an optional comment (trimmed, at most 500 characters) and, for the
  * buyer, a tip chosen with the coin slider from 0. The dialog, the page and POST /api/reviews share it.
  */
 export const reviewSchema = z.object({

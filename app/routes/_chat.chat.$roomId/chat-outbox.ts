@@ -10,7 +10,7 @@ export interface ChatSendBody {
   content: string;
   /** Made once per message (`newClientId`): every try of the message carries it, and the server stores it once. */
   clientId: string;
-  /** The sender confirmed the off-platform payment warning (PRODUCT §10). */
+  /** The sender confirmed the off-platform payment warning (docs/product.md#trust-and-safety). */
   offPlatformConfirmed?: boolean;
 }
 

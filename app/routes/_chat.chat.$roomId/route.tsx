@@ -49,7 +49,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 /**
  * Without JavaScript the message form posts here and comes back to the room. A text that looks like an off-platform
- * payment (PRODUCT §10) and lacks the confirmation field stores nothing and comes back (200) with the warning, the
+ * payment (docs/product.md#trust-and-safety) and lacks the confirmation field stores nothing and comes back (200) with the warning, the
  * text, and a 「このまま送信する」 form that posts it again with the field.
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -191,7 +191,7 @@ export default function ChatRoomPage() {
   );
 }
 
-/** A ticket bought or cancelled (SPEC §4), shown as a card in the conversation rather than as someone's words. */
+/** A ticket bought or cancelled (docs/product.md#states), shown as a card in the conversation rather than as someone's words. */
 function TicketNotice({ message }: { message: Pick<ChatMessage, "messageType" | "content" | "metadata" | "createdAt"> }) {
   const cancelled = message.messageType === "ticket_cancelled";
   return (

@@ -1,4 +1,4 @@
-// The smoke set's people (issue 29): made through open sign-up only, as anyone on a deployment could, with addresses
+// The smoke set's people: made through open sign-up only, as anyone on a deployment could, with addresses
 // no earlier run used, and gone again afterwards (退会) even when the flow failed half-way.
 import { randomBytes } from "node:crypto";
 import type { Browser, BrowserContext, Page } from "@playwright/test";

@@ -4,7 +4,7 @@ import { waitForHydration } from "../fixtures";
 import { expect, leave, signIn, signUp, test } from "./people";
 
 /**
- * The smoke set (issue 29, `npm run test:smoke`): what a deployment must do for anyone, needing nothing but open
+ * The smoke set (`npm run test:smoke`): what a deployment must do for anyone, needing nothing but open
  * sign-up, so it runs against the suite's own server and against any deployment (E2E_BASE_URL). Two newcomers sign up;
  * one lists a ticket with a word no one else uses, the other finds it through explore, opens the seller's profile and
  * the ticket, and they chat (live both ways; without JavaScript the page shows the reply when reloaded); then a post
