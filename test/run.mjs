@@ -8,9 +8,14 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { ensureHaproxy } from "../server/cluster/haproxy.mjs";
-import { ensureChromium, ensureJapaneseFont } from "./support/chromium.mjs";
-import { ensureVideoEncoder } from "./support/ffmpeg.mjs";
+import { useProjectNode } from "../.ci/node.mjs";
+
+// On a Node older than engines allows, the whole run starts again under the pinned one (ADR 058); the rest of the
+// runner's modules load only after, so nothing of theirs runs on the old Node.
+await useProjectNode();
+const { ensureHaproxy } = await import("../server/cluster/haproxy.mjs");
+const { ensureChromium, ensureJapaneseFont } = await import("./support/chromium.mjs");
+const { ensureVideoEncoder } = await import("./support/ffmpeg.mjs");
 
 const PARTS = ["cluster", "smoke"];
 const skip = new Set(parseArgs({ options: { skip: { type: "string", multiple: true, default: [] } } }).values.skip);
@@ -70,7 +75,7 @@ function vitest(label, projects, env) {
 // The floors and circles (ADR 036): an import that climbs a floor or closes a circle fails the run.
 if (!run("floors", "npm", ["run", "--silent", "lint:deps"])) {
   failed += 1;
-  notes.push("an import climbs a floor or closes a circle (npm run lint:deps)");
+  notes.push("the floors check failed: an import climbs a floor or closes a circle, or dependency-cruiser could not run (npm run lint:deps)");
 }
 
 if (!run("typecheck", "npx", ["tsc", "--noEmit"])) {
