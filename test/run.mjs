@@ -71,6 +71,20 @@ function run(label, command, args, env = process.env) {
   return result.status === 0;
 }
 
+/** As run(), without blocking this process: the stages beside it are heard as they end. */
+function runAwaited(label, command, args) {
+  console.log(`\n▶ ${label}: ${command} ${args.join(" ")}`);
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: "inherit" });
+    child.on("error", (error) => console.error(`${label}: ${error.message}`));
+    child.on("close", (status) => {
+      console.log(`◀ ${label}: exit ${status} in ${seconds(started)}`);
+      resolve(status === 0);
+    });
+  });
+}
+
 /**
  * A stage run beside another (ADR 059): its output is held and printed in one piece when it ends, between its own
  * ▶/◀ lines, so the two stages' lines never interleave. Resolves to whether it passed.
@@ -137,7 +151,7 @@ const checks = Promise.all([
     notes.push("typecheck failed");
   }),
 ]);
-const built = run("build", "npm", ["run", "build", "--silent"]);
+const built = await runAwaited("build", "npm", ["run", "build", "--silent"]);
 await checks;
 
 if (!built) {
