@@ -4,15 +4,45 @@
 // (two replicas behind HAProxy, on PostgreSQL and Redis) runs after them.
 // `npm test -- --skip cluster --skip smoke` leaves out the cluster test and the @smoke flows, for a caller that runs
 // them in steps of its own (`.ci/run`: the cluster on the build this made, the smoke set against a production server).
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { ensureHaproxy } from "../server/cluster/haproxy.mjs";
-import { ensureChromium, ensureJapaneseFont } from "./support/chromium.mjs";
-import { ensureVideoEncoder } from "./support/ffmpeg.mjs";
+import { useProjectNode } from "../.ci/node.mjs";
+
+// On a Node older than engines allows, the whole run starts again under the pinned one (ADR 058); the rest of the
+// runner's modules load only after, so nothing of theirs runs on the old Node.
+await useProjectNode();
+const { ensureHaproxy } = await import("../server/cluster/haproxy.mjs");
+const { ensureChromium, ensureJapaneseFont } = await import("./support/chromium.mjs");
+const { ensureVideoEncoder } = await import("./support/ffmpeg.mjs");
 
 const PARTS = ["cluster", "smoke"];
+/**
+ * Integration files whose outcome does not depend on the database engine (ADR 059): with TEST_DATABASE_URL they run
+ * once, on PostgreSQL, and the PGlite pass leaves them out. What they check is the HTTP surface, a protocol or a
+ * process (tokens and cookies, body limits, sockets' handshake, OAuth with a stand-in, error pages, the manifest, logs
+ * and metrics, image processing), over plain reads and writes that the other files run on both engines. Every other
+ * file (anything with transactions, locks, concurrency, money, the sweeper, search, paging, migrations, backups, or
+ * each route's loader) runs on both; a new file does too unless it is added here. database.test.ts runs PGlite in
+ * the PostgreSQL pass itself.
+ */
+const ENGINE_INDEPENDENT = [
+  "auth", // supabase-js against the embedded auth endpoints: tokens, refresh, sign-out
+  "body-limits", // bodies over a limit answered before they are read
+  "browser-session", // the browser's cookies and socket token
+  "chat-socket", // chat:send over the socket: acks and who hears (storage itself: chat, chat-retry, chat-crash)
+  "database", // runs on PGlite and PostgreSQL in one pass
+  "discord", // hosted Supabase's Discord sign-in settings
+  "discord-guilds", // a privacy setting and what a profile shows
+  "discord-oauth", // the OAuth flow against a stand-in Discord
+  "errors", // error pages and statuses
+  "inquiry", // the contact form's honeypot and mail
+  "manifest", // the web manifest and icons
+  "operations", // logs, metrics and health answers
+  "platform", // the pages' titles and headings
+  "uploads", // image bytes, re-encoding, caps and headers; files on disk
+];
 const skip = new Set(parseArgs({ options: { skip: { type: "string", multiple: true, default: [] } } }).values.skip);
 for (const part of skip) {
   if (!PARTS.includes(part)) {
@@ -30,12 +60,51 @@ let passed = 0;
 let failed = 0;
 const notes = [];
 
+const runStarted = Date.now();
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)}s`;
+
 function run(label, command, args, env = process.env) {
   console.log(`\n▶ ${label}: ${command} ${args.join(" ")}`);
   const started = Date.now();
   const result = spawnSync(command, args, { stdio: "inherit", env });
-  console.log(`◀ ${label}: exit ${result.status} in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+  console.log(`◀ ${label}: exit ${result.status} in ${seconds(started)}`);
   return result.status === 0;
+}
+
+/** As run(), without blocking this process: the stages beside it are heard as they end. */
+function runAwaited(label, command, args) {
+  console.log(`\n▶ ${label}: ${command} ${args.join(" ")}`);
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: "inherit" });
+    child.on("error", (error) => console.error(`${label}: ${error.message}`));
+    child.on("close", (status) => {
+      console.log(`◀ ${label}: exit ${status} in ${seconds(started)}`);
+      resolve(status === 0);
+    });
+  });
+}
+
+/**
+ * A stage run beside another (ADR 059): its output is held and printed in one piece when it ends, between its own
+ * ▶/◀ lines, so the two stages' lines never interleave. Resolves to whether it passed.
+ */
+function runBeside(label, command, args, beside) {
+  console.log(`\n▶ ${label}: ${command} ${args.join(" ")} (beside ${beside}; its output when it ends)`);
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const output = [];
+    child.stdout.on("data", (chunk) => output.push(chunk));
+    child.stderr.on("data", (chunk) => output.push(chunk));
+    child.on("error", (error) => output.push(Buffer.from(`${error.message}\n`)));
+    child.on("close", (status) => {
+      const text = Buffer.concat(output).toString().trimEnd();
+      console.log(`\n▶ ${label} (output)${text ? `\n${text}` : ""}`);
+      console.log(`◀ ${label}: exit ${status} in ${seconds(started)}`);
+      resolve(status === 0);
+    });
+  });
 }
 
 function readJson(file) {
@@ -46,10 +115,11 @@ function readJson(file) {
   }
 }
 
-function vitest(label, projects, env) {
+function vitest(label, projects, env, exclude = []) {
   const outputFile = path.join(reports, `vitest-${label}.json`);
   const projectArgs = projects.flatMap((project) => ["--project", project]);
-  const ok = run(`vitest (${label})`, "npx", ["vitest", "run", ...projectArgs, "--reporter=default", "--reporter=json", `--outputFile=${outputFile}`], env);
+  const excludeArgs = exclude.flatMap((file) => ["--exclude", file]);
+  const ok = run(`vitest (${label})`, "npx", ["vitest", "run", ...projectArgs, ...excludeArgs, "--reporter=default", "--reporter=json", `--outputFile=${outputFile}`], env);
   const report = readJson(outputFile);
   if (!report) {
     failed += 1;
@@ -67,27 +137,34 @@ function vitest(label, projects, env) {
   }
 }
 
-// The floors and circles (ADR 036): an import that climbs a floor or closes a circle fails the run; so does a file in
-// app/ or server/ over 400 lines (ADR 055).
-if (!run("floors", "npm", ["run", "--silent", "lint:deps"])) {
-  failed += 1;
-  notes.push("an import climbs a floor or closes a circle, or a file is over 400 lines (npm run lint:deps)");
-}
+// The floors and circles (ADR 036) and the typecheck read only the sources: they run beside the build, which waits on
+// neither (ADR 059). An import that climbs a floor or closes a circle fails the run, and so does a file in app/ or
+// server/ over 400 lines (ADR 055).
+const checks = Promise.all([
+  runBeside("floors", "npm", ["run", "--silent", "lint:deps"], "the build").then((ok) => {
+    if (ok) return;
+    failed += 1;
+    notes.push("the floors check failed: an import climbs a floor or closes a circle, a file is over 400 lines, or dependency-cruiser could not run (npm run lint:deps)");
+  }),
+  runBeside("typecheck", "npx", ["tsc", "--noEmit"], "the build").then((ok) => {
+    if (ok) return;
+    failed += 1;
+    notes.push("typecheck failed");
+  }),
+]);
+const built = await runAwaited("build", "npm", ["run", "build", "--silent"]);
+await checks;
 
-if (!run("typecheck", "npx", ["tsc", "--noEmit"])) {
-  failed += 1;
-  notes.push("typecheck failed");
-}
-
-if (!run("build", "npm", ["run", "build", "--silent"])) {
+if (!built) {
   failed += 1;
   notes.push("build failed: integration and end-to-end tests not run");
 } else {
   const engine = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
   vitest(engine, ["unit", "integration"], process.env);
   if (process.env.TEST_DATABASE_URL) {
+    // The second engine's pass: only the files whose outcome can depend on the engine (ADR 059).
     const { TEST_DATABASE_URL: _, ...pgliteEnv } = process.env;
-    vitest("pglite", ["integration"], pgliteEnv);
+    vitest("pglite", ["integration"], pgliteEnv, ENGINE_INDEPENDENT.map((name) => `test/integration/${name}.test.ts`));
   }
   if (process.env.TEST_DATABASE_URL && !skip.has("cluster")) {
     // Two replicas behind HAProxy on PostgreSQL and Redis (test/cluster/): alone, after the others. HAProxy is found
@@ -133,5 +210,6 @@ function playwright(chromiumPath) {
 for (const note of notes) console.log(`! ${note}`);
 const htmlReport = path.resolve(process.env.E2E_HTML_REPORT || ".test-reports/e2e-html");
 if (fs.existsSync(htmlReport)) console.log(`HTML report of the end-to-end flows: ${htmlReport}/index.html (npx playwright show-report ${path.relative(process.cwd(), htmlReport)})`);
+console.log(`npm test took ${seconds(runStarted)} in all`);
 console.log(`Tests: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -15,11 +15,11 @@ import { remoteMember } from "../support/auth";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 
 /**
- * Two replicas behind HAProxy lose nobody's work (PRODUCT §11, issue 28, ADR 034): 200 members' sockets chat in
+ * Two replicas behind HAProxy lose nobody's work (docs/product.md#operations, ADR 034): 200 members' sockets chat in
  * rooms spread over both replicas; mid-burst one replica is killed (SIGKILL), and once it is back in rotation the
  * other is restarted with SIGTERM (a rolling deploy with two slots: each restarts on its own port, the other one
  * serving everyone meanwhile). Every acknowledged message is stored once and reaches every member of its room, live
- * or through the catch-up the browser does after a reconnect; every client is live again within LIVE_WITHIN_MS; the sweeper's
+ * or through the catch-up the browser does after a reconnect; every client is live again within a bound relative to the run's own pace; the sweeper's
  * jobs that fall due during all this happen exactly once; and no notification goes missing.
  */
 
@@ -31,17 +31,27 @@ const POLLING_MEMBERS = 20;
 /** Each member sends a message every 2–4 s: under the chat rate limit (10 in 10 s), ~65 messages/s in all. */
 const SEND_EVERY_MS = [2_000, 4_000] as const;
 /**
- * Every client is live again within this after each loss: a bound on the slowest, well above the worst measured
- * (before ADR 048 the slowest after a SIGTERM took 3.0–3.2 s on an idle 2-core machine and 5.7–7.7 s on a busy one).
+ * The reconnect bounds are relative to the machine's pace in the same run (ADR 059): the baseline is the p99 of the
+ * same sockets' first connects (all at once through HAProxy: handshake, token check, rooms joined), the work a
+ * reconnect storm repeats, measured minutes before on the same cores under the same load. Each bound is the larger of
+ * its quiet-machine floor and a multiple of the baseline, so a slow day or a CPU hog stretches both alike, while a
+ * reconnect that waits on a timer or a timeout instead of the machine (what ADR 048 removed: after a SIGTERM p99
+ * 4.6–4.9 s on a quiet machine) still exceeds it.
+ *
+ * Quiet 2-core machine, ten runs with ADRs 048 and 051 (docs/operations.md): after the SIGTERM p99 58–142 ms, after
+ * the SIGKILL p99 1,842–2,023 ms (2,281 ms the worst of any run so far); the slowest client 3.0–3.2 s before ADR 048.
+ * Load average 21–24 (one run beside a busy loop): baseline 2,792 and 3,985 ms; p99 after the SIGTERM 1.6 and 2.9 times
+ * it (all 200 sockets move onto one replica, where the baseline's spread over two), after the SIGKILL 2.5 and 1.9 times.
  */
-const LIVE_WITHIN_MS = 10_000;
-/**
- * Issue 38's targets for the p99 of the clients' reconnects (from the socket closing to being ready again), checked
- * in every run. Measured on this 2-core machine, ten runs with ADRs 048 and 051 (docs/operations.md): after the
- * SIGTERM p99 58–142 ms, after the SIGKILL p99 1,842–2,023 ms (2,281 ms the worst of any run so far).
- */
-const P99_AFTER_SIGTERM_MS = 1_000;
-const P99_AFTER_SIGKILL_MS = 3_000;
+const BOUNDS = {
+  /** After the SIGTERM (a rolling deploy nobody should notice): p99. */
+  sigterm: { floorMs: 1_000, perBaseline: 5 },
+  /** After the SIGKILL (seen for a moment: socket.io-client's first retry waits 0.5–1.5 s): p99. */
+  sigkill: { floorMs: 3_000, perBaseline: 4 },
+  /** Every client live again after each loss: the slowest. */
+  slowest: { floorMs: 10_000, perBaseline: 6 },
+} as const;
+const boundOf = ({ floorMs, perBaseline }: { floorMs: number; perBaseline: number }, baselineMs: number) => Math.max(floorMs, Math.ceil(perBaseline * baselineMs));
 /** Bookings made due for the sweeper, per batch (one batch before the kill, one before the SIGTERM). */
 const DEADLINES_PER_BATCH = 5;
 const REMINDERS_PER_BATCH = 3;
@@ -106,6 +116,9 @@ class Client {
   live = false;
   disconnectedAt: number | undefined;
   readonly reconnects: Array<{ ms: number; phase: string; recovered: boolean }> = [];
+  /** From creating the socket to its first "ready": the run's baseline. */
+  firstConnectMs: number | undefined;
+  private readonly createdAt = Date.now();
   disconnects = 0;
   /** Messages that only the catch-up brought, after a recovered reconnect and after a fresh one. */
   fetchedAfterRecovery = 0;
@@ -168,6 +181,7 @@ class Client {
     this.socket.on("ready", () => {
       this.live = true;
       this.note(`ready${this.socket.recovered ? " (recovered)" : ""}`);
+      this.firstConnectMs ??= Date.now() - this.createdAt;
       if (this.disconnectedAt === undefined) return;
       this.reconnects.push({ ms: Date.now() - this.disconnectedAt, phase, recovered: this.socket.recovered });
       this.disconnectedAt = undefined;
@@ -331,6 +345,10 @@ describe.skipIf(skipReason)(`two replicas behind HAProxy${skipReason ? ` (skippe
 
     for (const [i, member] of members.entries()) clients.push(new Client(c.url, member, roomsOf[i]!, i % (MEMBERS / POLLING_MEMBERS) === 0));
     await Promise.all(clients.map((client) => client.connected()));
+    const firstConnects = clients.map((client) => client.firstConnectMs!);
+    const baselineMs = percentile(firstConnects, 99);
+    const bounds = { sigterm: boundOf(BOUNDS.sigterm, baselineMs), sigkill: boundOf(BOUNDS.sigkill, baselineMs), slowest: boundOf(BOUNDS.slowest, baselineMs) };
+    console.log(`[cluster] baseline: the first connects' p99 ${baselineMs} ms (p50 ${percentile(firstConnects, 50)} ms, ${firstConnects.length}; load average ${os.loadavg()[0]!.toFixed(1)})`);
     const spread = await c.status();
     console.log(`[cluster] set up in ${((Date.now() - setupStarted) / 1000).toFixed(1)} s: sessions per replica ${[...spread].map(([name, { sessions }]) => `${name} ${sessions}`).join(", ")}`);
     // Both replicas carry members (leastconn spreads the sockets).
@@ -366,7 +384,7 @@ describe.skipIf(skipReason)(`two replicas behind HAProxy${skipReason ? ` (skippe
     /** Some clients were cut off (the replica's connections are gone), and every client is live again. */
     const everyoneBack = async (what: string, before: number) => {
       await until(`${what}: clients cut off`, () => disconnects() > before, 10_000);
-      await until(`${what}: every client live again`, () => clients.every((client) => client.live), 20_000);
+      await until(`${what}: every client live again`, () => clients.every((client) => client.live), 2 * bounds.slowest);
     };
 
     // 1. Mid-burst, replica-1 dies (SIGKILL): nothing it had in hand is finished or flushed.
@@ -471,20 +489,26 @@ describe.skipIf(skipReason)(`two replicas behind HAProxy${skipReason ? ` (skippe
       sweeperNotifications: sweptNotifications.length,
       notificationsUnheard: unheard.length,
       seconds: Math.round((Date.now() - setupStarted) / 1000),
+      baseline: { firstConnectP50: percentile(firstConnects, 50), firstConnectP99: baselineMs, loadAverage: os.loadavg()[0] },
+      bounds,
     };
     const ms = (times: ReturnType<typeof timesOf>) => `p50 ${times.p50} ms, p99 ${times.p99} ms, max ${times.max} ms (${times.count})`;
+    const against = (bound: keyof typeof BOUNDS) =>
+      `bound ${bounds[bound]} ms = max(${BOUNDS[bound].floorMs}, ${BOUNDS[bound].perBaseline} × baseline ${baselineMs})`;
     console.log(
       [
         `[cluster] replicas lost: ${figures.replicasLost} (replica-1 SIGKILL mid-burst, then replica-2 SIGTERM: a rolling restart)`,
         `[cluster] messages: sent ${figures.sent}, acknowledged ${figures.acknowledged} (${figures.apiSends} tries over HTTP while a socket was down), lost ${figures.lost}, duplicated ${figures.duplicated}; refused ${JSON.stringify(figures.refused)}, unanswered ${figures.unanswered}`,
         `[cluster] deliveries: ${figures.deliveries}, undelivered ${figures.undelivered}; brought by the catch-up: ${figures.fetchedAfterFreshConnect} after a fresh connection, ${figures.fetchedAfterRecovery} after a recovered one`,
-        `[cluster] reconnects: ${ms(figures.reconnects)}; after the SIGKILL ${ms(figures.reconnectsAfterKill)}; after the SIGTERM ${ms(figures.reconnectsAfterRestart)}; ${figures.recovered} recovered by Socket.IO`,
+        `[cluster] reconnects: ${ms(figures.reconnects)}; ${figures.recovered} recovered by Socket.IO; slowest ${figures.reconnects.max} ms (${against("slowest")})`,
+        `[cluster] after the SIGKILL ${ms(figures.reconnectsAfterKill)}; p99 ${against("sigkill")}`,
+        `[cluster] after the SIGTERM ${ms(figures.reconnectsAfterRestart)}; p99 ${against("sigterm")}`,
         `[cluster] sweeper: ${figures.sweptBookings} bookings due, each acted on once (${figures.refunds} refunds, ${figures.sweeperNotifications} notifications, ${figures.notificationsUnheard} unheard)`,
       ].join("\n"),
     );
     fs.mkdirSync(".test-reports", { recursive: true });
     fs.writeFileSync(path.join(".test-reports", "cluster-figures.json"), JSON.stringify(figures, null, 2));
-    const slow = clients.filter((client) => client.reconnects.some((reconnect) => reconnect.ms > LIVE_WITHIN_MS));
+    const slow = clients.filter((client) => client.reconnects.some((reconnect) => reconnect.ms > bounds.slowest));
     const missingMembers = [...new Set(missing.map((delivery) => delivery.member))];
     fs.writeFileSync(
       path.join(".test-reports", "cluster-details.txt"),
@@ -492,7 +516,7 @@ describe.skipIf(skipReason)(`two replicas behind HAProxy${skipReason ? ` (skippe
         `undelivered (${missing.length}):`,
         ...missing.map((delivery) => `  message ${delivery.id} to member ${delivery.member}`),
         ...missingMembers.map((member) => `  member ${member}: ${clients[member]!.history.join(", ")}`),
-        `slower than ${LIVE_WITHIN_MS} ms (${slow.length}):`,
+        `slower than ${bounds.slowest} ms (${slow.length}):`,
         ...slow.map((client) => `  ${client.reconnects.map((reconnect) => `${reconnect.ms} ms`).join(", ")}: ${client.history.join(", ")}`),
         "the ten slowest reconnects, whatever their time:",
         ...clients
@@ -514,10 +538,10 @@ describe.skipIf(skipReason)(`two replicas behind HAProxy${skipReason ? ` (skippe
     expect(figures.catchUpFailures).toEqual([]);
     // Every member was cut off at least once (the SIGTERM restart moves everyone), and back within the bound each time.
     expect(clients.every((client) => client.reconnects.length >= 1)).toBe(true);
-    expect(all.filter((reconnect) => reconnect.ms > LIVE_WITHIN_MS).map((reconnect) => reconnect.ms), "slow: see .test-reports/cluster-details.txt").toEqual([]);
-    // A rolling deploy nobody sees, a crash seen for a moment (ADR 048).
-    expect(figures.reconnectsAfterRestart.p99, "after the SIGTERM: see .test-reports/cluster-details.txt").toBeLessThanOrEqual(P99_AFTER_SIGTERM_MS);
-    expect(figures.reconnectsAfterKill.p99, "after the SIGKILL: see .test-reports/cluster-details.txt").toBeLessThanOrEqual(P99_AFTER_SIGKILL_MS);
+    expect(all.filter((reconnect) => reconnect.ms > bounds.slowest).map((reconnect) => reconnect.ms), `slow (${against("slowest")}): see .test-reports/cluster-details.txt`).toEqual([]);
+    // A rolling deploy nobody sees, a crash seen for a moment (ADR 048), at this run's pace.
+    expect(figures.reconnectsAfterRestart.p99, `after the SIGTERM (${against("sigterm")}): see .test-reports/cluster-details.txt`).toBeLessThanOrEqual(bounds.sigterm);
+    expect(figures.reconnectsAfterKill.p99, `after the SIGKILL (${against("sigkill")}): see .test-reports/cluster-details.txt`).toBeLessThanOrEqual(bounds.sigkill);
   }, 180_000);
 });
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import { signInContext } from "../support/first-load.mjs";
 import { createUser, E2E_PASSWORD, local, NEEDS } from "./fixtures";
-import { fillPath, makeScene, SPEC_PAGES, test } from "./scenes";
+import { fillPath, makeScene, SCREEN_PAGES, test } from "./scenes";
 
 /**
  * Phones first: on a 360×640 screen every page of docs/product.md#screens fits the width, and the bar at the bottom reaches
@@ -66,7 +66,7 @@ for (const javaScript of [true, false]) {
     test.use({ javaScriptEnabled: javaScript });
 
     for (const member of [true, false]) {
-      const pages = SPEC_PAGES.filter((entry) => (member ? entry.signedIn : entry.signedOut)).map((entry) => entry.path);
+      const pages = SCREEN_PAGES.filter((entry) => (member ? entry.signedIn : entry.signedOut)).map((entry) => entry.path);
       const destinations = member ? MEMBER_BAR : VISITOR_BAR;
       for (const group of chunks(pages, 12)) {
         test(`${member ? "signed in" : "signed out"}, the bar reaches ${destinations.map((d) => d.label).join(", ")} from ${group.join(" ")}`, local(NEEDS.testPayments, NEEDS.demoData), async ({ page, context, baseURL, scene }) => {

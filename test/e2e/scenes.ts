@@ -6,7 +6,7 @@ import { createUser, E2E_PASSWORD } from "./fixtures";
 import { test as base } from "./target";
 
 /** The pages of docs/product.md#screens (test/support/first-load.mjs) with each id as its `{name}`, so tests are named before the ids exist. */
-export const SPEC_PAGES = firstLoadPages({
+export const SCREEN_PAGES = firstLoadPages({
   eventId: "{eventId}",
   gameSlug: "{gameSlug}",
   communitySlug: "{communitySlug}",

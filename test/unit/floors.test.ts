@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
  * passes a tree whose imports point down, and fails one with an import that climbs a floor or goes in a circle.
  */
 const repo = path.resolve(__dirname, "../..");
-const depcruise = path.join(repo, "node_modules/.bin/depcruise");
+const depcruise = path.join(repo, "node_modules/dependency-cruiser/bin/dependency-cruiser.mjs");
 const trees: string[] = [];
 
 function tree(files: Record<string, string>) {
@@ -24,12 +24,28 @@ function tree(files: Record<string, string>) {
   return dir;
 }
 
-function check(dir: string) {
-  const result = spawnSync(depcruise, ["--config", path.join(repo, ".dependency-cruiser.cjs"), "--output-type", "err", "app", "server"], {
+/**
+ * dependency-cruiser's verdict on a tree. Only its own verdict line counts as the check's output: a tool that did not
+ * run (a Node it refuses, a config it cannot load) fails the test saying so, never passes for a violation report.
+ */
+export function check(dir: string) {
+  // The test's own Node runs the tool, so it never depends on which `node` comes first on PATH.
+  const result = spawnSync(process.execPath, [depcruise, "--config", path.join(repo, ".dependency-cruiser.cjs"), "--output-type", "err", "app", "server"], {
     cwd: dir,
     encoding: "utf8",
   });
-  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+  const output = `${result.stdout}${result.stderr}`;
+  const verdict = verdictOf(result.status, output);
+  if ("failure" in verdict) throw new Error(verdict.failure);
+  return { status: result.status, output };
+}
+
+/** A report of violations (exit ≠ 0 with its "x N dependency violations" line) or a clean pass, else a tool failure. */
+export function verdictOf(status: number | null, output: string): { violations: number } | { failure: string } {
+  const found = /^x (\d+) dependency violations? \(/m.exec(output);
+  if (status !== 0 && found && Number(found[1]) > 0) return { violations: Number(found[1]) };
+  if (status === 0 && /no dependency violations found/.test(output)) return { violations: 0 };
+  return { failure: `dependency-cruiser did not check the tree (exit ${status}), so this is no verdict on the floors:\n${output.trim().split("\n").slice(0, 8).join("\n")}` };
 }
 
 /** A small house: host → route → component → model → infra → lib, every import pointing down. */
@@ -89,5 +105,20 @@ describe("the floors check", { timeout: 30_000 }, () => {
     const { status, output } = check(tree({ ...house, "app/utils/helper.ts": `import { LIMIT } from "~/lib/constants";\nexport const helper = LIMIT;\n` }));
     expect(status).not.toBe(0);
     expect(output).toContain("app-knows-its-floors: app/utils/helper.ts");
+  });
+
+  it("tells a tool that did not run from a report of violations", () => {
+    const refusal = "ERROR: Your node version (20.20.2) is not supported. dependency-cruiser\n       follows the node.js release cycle";
+    expect(verdictOf(1, refusal)).toEqual({ failure: expect.stringMatching(/^dependency-cruiser did not check the tree \(exit 1\).*\nERROR: Your node version/s) });
+    expect(verdictOf(1, "  ERROR: Can't open 'server' for reading. Does it exist?")).toHaveProperty("failure");
+    expect(verdictOf(0, "")).toHaveProperty("failure");
+    expect(verdictOf(1, "x 2 dependency violations (2 errors, 0 warnings). 5 modules, 4 dependencies cruised.")).toEqual({ violations: 2 });
+    expect(verdictOf(0, "✔ no dependency violations found (6 modules, 7 dependencies cruised)")).toEqual({ violations: 0 });
+  });
+
+  it("fails with the tool's own words when it cannot run on a tree", () => {
+    const dir = tree(house);
+    fs.rmSync(path.join(dir, "server"), { recursive: true });
+    expect(() => check(dir)).toThrow(/dependency-cruiser did not check the tree \(exit \d+\).*Can't open 'server'/s);
   });
 });
