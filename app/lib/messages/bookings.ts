@@ -1,4 +1,4 @@
-import { ACCEPT_DEADLINE_MS, NO_SHOW_GRACE_MS, NOT_STARTED_CANCEL_AFTER_MS } from "../constants/tickets";
+import { ACCEPT_DEADLINE_MS, NO_SHOW_GRACE_MS, NOT_STARTED_CANCEL_AFTER_MS } from "../constants/bookings";
 import { coinText, hours } from "./format";
 
 export const unknownUser = "退会したユーザー";
