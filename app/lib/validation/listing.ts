@@ -3,7 +3,7 @@ import { GAME_SLUG_MAX, LISTING_DESCRIPTION_MAX, LISTING_MAX_UNITS, LISTING_MINU
 import { messages } from "../messages";
 import { coinStep, limitParam, multiLineText, offsetParam, singleLineText, uuidParam, wholeNumber } from "./fields";
 
-export const unitsField = wholeNumber.pipe(z.number().min(1, messages.validation.checkInput).max(LISTING_MAX_UNITS, messages.tickets.tooManyUnits(LISTING_MAX_UNITS)));
+export const unitsField = wholeNumber.pipe(z.number().min(1, messages.validation.checkInput).max(LISTING_MAX_UNITS, messages.bookings.tooManyUnits(LISTING_MAX_UNITS)));
 
 /** A listing as registered at /mypage/ticket-registration and POST /api/listings (docs/product.md#data). */
 export const listingSchema = z.object({
