@@ -24,7 +24,7 @@ export const listingStatusFormSchema = z.object({ listingId: uuidParam, status: 
 /** PATCH /api/listings/{id}: any of the listing's fields, and its status. */
 export const listingPatchSchema = listingSchema.partial().extend({ status: listingStatusSchema.optional() });
 
-/** GET /api/listings and the ticket list. */
+/** GET /api/listings and the listing list (/tickets). */
 export const listListingsQuerySchema = z.object({
   game: singleLineText(GAME_SLUG_MAX, { required: false }).optional(),
   sellerId: uuidParam.optional(),
