@@ -6,7 +6,7 @@ import { HiddenBadge } from "./moderation-slots";
 import { Avatar } from "./presence";
 import { RatingSummary } from "./star-rating";
 
-/** A listing in a list (the ticket list, later a profile, explore and game pages): who, what game, price per slot. */
+/** A listing in a list (the listing list at /tickets, later a profile, explore and game pages): who, what game, price per slot. */
 export function ListingCard({ listing }: { listing: Listing }) {
   return (
     <article className="flex h-full flex-col gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">

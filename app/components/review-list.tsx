@@ -7,7 +7,7 @@ import { HiddenBadge, ReportLink } from "./moderation-slots";
 import { useAuth } from "./auth-provider";
 import { Avatar } from "./presence";
 
-/** A user's reviews (stars, comment, who wrote it and when, in Asia/Tokyo): on ticket pages, later on profiles. */
+/** A user's reviews (stars, comment, who wrote it and when, in Asia/Tokyo): on listing pages (/tickets/{id}), later on profiles. */
 export function ReviewList({ reviews, emptyText = "まだレビューはありません。" }: { reviews: Review[]; emptyText?: string }) {
   const viewerId = useAuth().session?.user.id;
   if (reviews.length === 0) return <p className="rounded-lg bg-slate-50 px-4 py-4 text-center text-sm text-slate-600">{emptyText}</p>;

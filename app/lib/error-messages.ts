@@ -20,11 +20,11 @@ export function coinErrorMessage(code: string) {
 /** What a broken listing rule (a ListingError code) says to the person. */
 export function listingErrorMessage(code: string) {
   const byCode: Record<string, string> = {
-    listing_not_found: messages.tickets.listingNotFound,
-    listing_archived: messages.tickets.listingArchived,
+    listing_not_found: messages.listings.listingNotFound,
+    listing_archived: messages.listings.listingArchived,
     unknown_game: messages.validation.unknownGame,
     profile_not_found: messages.profile.notSetUp,
-    too_many_listings: messages.tickets.tooManyListings(LISTINGS_PER_SELLER_MAX),
+    too_many_listings: messages.listings.tooManyListings(LISTINGS_PER_SELLER_MAX),
   };
   return byCode[code] ?? messages.validation.checkInput;
 }
@@ -33,13 +33,13 @@ export function listingErrorMessage(code: string) {
 export function bookingErrorMessage(code: string, reason?: string) {
   if (reason) return reason;
   const byCode: Record<string, string> = {
-    listing_not_found: messages.tickets.listingNotFound,
-    booking_not_found: messages.tickets.bookingNotFound,
-    listing_paused: messages.tickets.listingPaused,
-    self_purchase: messages.tickets.selfPurchase,
-    blocked: messages.tickets.blocked,
-    start_in_past: messages.tickets.startTimeInPast,
-    idempotency_conflict: messages.tickets.idempotencyConflict,
+    listing_not_found: messages.listings.listingNotFound,
+    booking_not_found: messages.bookings.bookingNotFound,
+    listing_paused: messages.listings.listingPaused,
+    self_purchase: messages.bookings.selfPurchase,
+    blocked: messages.bookings.blocked,
+    start_in_past: messages.bookings.startTimeInPast,
+    idempotency_conflict: messages.bookings.idempotencyConflict,
     profile_not_found: messages.profile.notSetUp,
   };
   return byCode[code] ?? coinErrorMessage(code);

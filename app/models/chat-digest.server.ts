@@ -23,7 +23,7 @@ import { seenSince } from "./presence.server";
  * message only moves its room's `last_message_id` (with `last_activity_at`, in the update it always made); this
  * sweeper job finds who is due from marks kept where it reads (migration 0024):
  * - unread: `chat_participants.last_read_message_id`, messages from others, not from someone the reader blocked,
- *   nor the ticket notices, which come by mail as their own kinds;
+ *   nor the booking notices, which come by mail as their own kinds;
  * - a member's mark: `digested_message_id`, the newest message of the room the job has looked at for them, and
  *   `digested_at`, the time of their last digest of it;
  * - a room's mark: `digest_settled_id`, up to which message every member is settled (read it, had it in a digest, or
@@ -31,7 +31,7 @@ import { seenSince } from "./presence.server";
  * A member is looked at when they are away, their room holds a message newer than both of their marks, and an hour
  * has passed since their last digest of it; their unread messages are counted, and quoted where a digest is due.
  * Looking moves their mark to the room's newest message, a digest or not (what was new were their own messages, a
- * blocked person's, ticket notices; or they take no digests); a room whose members are all settled leaves the pending
+ * blocked person's, booking notices; or they take no digests); a room whose members are all settled leaves the pending
  * index. A member online, or within their hour, keeps their room pending until their turn. So a sweep costs what
  * changed since the last one, not the day's rooms (43,000 rooms and 0.9 s a sweep at SCALE=10 with the marks alone).
  * Processes sweep at once safely: the job holds a transaction-level advisory lock while it reads and writes, so

@@ -195,7 +195,7 @@ export interface PostedMessage {
 }
 
 /**
- * Posts a message from the app on `senderId`'s behalf in the DIRECT room of two people (a ticket bought or
+ * Posts a message from the app on `senderId`'s behalf in the DIRECT room of two people (a booking made or
  * cancelled, docs/product.md#states), making the room if they have none, inside the caller's transaction so the message exists
  * exactly when what it reports does. No rate limit: it is not typed by a person. Announce it with
  * `publishPosted` after the commit.

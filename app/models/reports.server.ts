@@ -31,7 +31,7 @@ export interface Report {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A chat message's id: a positive bigint. */
 const MESSAGE_ID = /^[1-9][0-9]{0,17}$/;
-/** A chat message that is a person's words; the ticket notices and system lines are the product's. */
+/** A chat message that is a person's words; the booking notices and system lines are the product's. */
 const PERSONAL_MESSAGE_TYPES = ["TEXT", "IMAGE"] as const;
 /** Any number no other advisory lock uses: the first key of the per-reporter lock that counts reports. */
 const REPORT_LOCK = 27_001;

@@ -75,7 +75,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     }
     throw error;
   }
-  throw await redirectWithToast(request, context.config, "/settings/ticket-management", { type: "success", title: messages.tickets.booked });
+  throw await redirectWithToast(request, context.config, "/settings/ticket-management", { type: "success", title: messages.bookings.booked });
 }
 
 export default function ConfirmBookingPage() {

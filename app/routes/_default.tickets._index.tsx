@@ -15,7 +15,7 @@ export const meta: MetaFunction = () => pageMeta("チケット一覧", "GamerMat
 
 const querySchema = z.object({
   game: singleLineText(GAME_SLUG_MAX, { required: false }).optional(),
-  /** One seller's tickets: where a seller's name leads until profiles exist. */
+  /** One seller's listings: where a seller's name leads until profiles exist. */
   seller: uuidParam.optional(),
   page: z.coerce.number().int().min(0).max(PAGE_NUMBER_MAX).optional().default(0),
 });

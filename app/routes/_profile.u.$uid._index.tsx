@@ -11,7 +11,7 @@ import { listReviews } from "~/models/reviews.server";
 
 const paramsSchema = z.object({ uid: uuidParam });
 
-/** The profile's first tab: the tickets the person sells and the reviews they received. */
+/** The profile's first tab: the listings the person sells and the reviews they received. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { uid } = parseParams(paramsSchema, params, request);
   const viewer = await context.auth.getUser();

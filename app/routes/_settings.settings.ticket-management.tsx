@@ -72,7 +72,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   throw await redirectWithToast(request, context.config, safeRedirectPath(redirectTo, "/settings/ticket-management"), {
     type: "success",
-    title: messages.tickets.done[intent],
+    title: messages.bookings.done[intent],
   });
 }
 

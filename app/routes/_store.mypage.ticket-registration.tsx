@@ -46,7 +46,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (!(error instanceof ListingError)) throw error;
       return data({ result: null, statusError: listingErrorMessage(error.code) }, { status: error.status });
     }
-    const title = { active: messages.tickets.resumed, paused: messages.tickets.paused, archived: messages.tickets.archived }[form.data.status];
+    const title = { active: messages.listings.resumed, paused: messages.listings.paused, archived: messages.listings.archived }[form.data.status];
     throw await redirectWithToast(request, context.config, "/mypage/ticket-registration", { type: "success", title });
   }
 
@@ -57,7 +57,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const listing = listingId.success
       ? await updateListing({ db: context.db, sellerId: user.id, listingId: listingId.data, input: submission.value })
       : await createListing({ db: context.db, sellerId: user.id, input: submission.value });
-    throw await redirectWithToast(request, context.config, `/tickets/${listing.id}`, { type: "success", title: messages.tickets.saved });
+    throw await redirectWithToast(request, context.config, `/tickets/${listing.id}`, { type: "success", title: messages.listings.saved });
   } catch (error) {
     if (!(error instanceof ListingError)) throw error;
     return data({ result: submission.reply({ formErrors: [listingErrorMessage(error.code)] }), statusError: null }, { status: error.status });

@@ -13,7 +13,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiError(405, "method_not_allowed", messages.api.failed);
   const user = await requireApiUser(context);
   const id = uuidParam.safeParse(params.id);
-  if (!id.success) return apiError(404, "listing_not_found", messages.tickets.listingNotFound);
+  if (!id.success) return apiError(404, "listing_not_found", messages.listings.listingNotFound);
   const idempotencyKey = requireIdempotencyKey(request);
   const input = parseOrThrow(purchaseSchema, await readJson(request));
   try {

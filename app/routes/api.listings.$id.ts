@@ -5,7 +5,7 @@ import { uuidParam } from "~/lib/validation/fields";
 import { listingPatchSchema } from "~/lib/validation/listing";
 import { getListing, updateListing } from "~/models/listings.server";
 
-const notFound = () => apiError(404, "listing_not_found", messages.tickets.listingNotFound);
+const notFound = () => apiError(404, "listing_not_found", messages.listings.listingNotFound);
 
 /** GET /api/listings/{id} → data.listing (an archived one only for its seller). Public. */
 export async function loader({ params, context }: LoaderFunctionArgs) {

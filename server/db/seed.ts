@@ -6,7 +6,7 @@ import { creditPurchase } from "../../app/models/coins.server";
 import { chatStartedNotification, recordNotifications, welcomeNotification } from "../../app/models/notification.server";
 import { seedDemoCommunities, seedDemoCommunityMembers, seedDemoEvents, seedDemoPosts } from "./seed/community";
 import { DEMO_ACCOUNTS, DEMO_CONVERSATION, DEMO_GAMES, DEMO_PASSWORD } from "./seed/demo-data";
-import { seedDemoSellers, seedDemoTickets } from "./seed/tickets";
+import { seedDemoSellers, seedDemoListingsAndBookings } from "./seed/listings-and-bookings";
 
 export { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./seed/demo-data";
 
@@ -49,7 +49,7 @@ export async function seedDemoData(db: Database, { demoAccounts = false, storage
         .executeTakeFirst();
       if (order) await creditPurchase(trx, { userId: account.id, coins: pack.coins, reference: `coin_order:${order.id}` });
     }
-    await seedDemoTickets(trx, games);
+    await seedDemoListingsAndBookings(trx, games);
     await seedDemoSellers(trx, games, passwordHash);
     await seedDemoPosts(trx, storage!);
     await seedDemoCommunityMembers(trx, communities);

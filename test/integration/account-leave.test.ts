@@ -313,10 +313,10 @@ describe(`after leaving (${testEngine})`, () => {
   });
 
   it("the other party's booking history is whole, with the name shown as 「退会したユーザー」; reviews and messages are kept", async () => {
-    const tickets = ((await (await other.api("/api/tickets/all")).json()) as { data: { tickets: Array<{ id: string; status: string; seller: { uid: string; displayName: string } }> } }).data.tickets;
-    const mine = tickets.filter((ticket) => ticket.seller.uid === leaver.id);
-    expect(mine.map((ticket) => ticket.id).sort()).toEqual([completedId, unreviewedId].sort());
-    for (const ticket of mine) expect(ticket).toMatchObject({ status: "completed", seller: { displayName: LEFT } });
+    const bookings = ((await (await other.api("/api/tickets/all")).json()) as { data: { tickets: Array<{ id: string; status: string; seller: { uid: string; displayName: string } }> } }).data.tickets;
+    const mine = bookings.filter((booking) => booking.seller.uid === leaver.id);
+    expect(mine.map((booking) => booking.id).sort()).toEqual([completedId, unreviewedId].sort());
+    for (const booking of mine) expect(booking).toMatchObject({ status: "completed", seller: { displayName: LEFT } });
     const management = await textOf(await other.page("/settings/ticket-management?role=buyer"));
     expect(management).toContain("去る人のチケット");
     expect(management).toContain(LEFT);

@@ -150,7 +150,7 @@ describe("listing changes and who may buy", () => {
   });
 });
 
-describe("purchase and tickets API", () => {
+describe("purchase and bookings API", () => {
   it("needs an Idempotency-Key, books once per key (201 then 200), and answers 422 コインが足りません without enough coins", async () => {
     const [seller, buyer] = [await createMember(server.app, "売り手"), await createMember(server.app, "買い手")];
     const listing = await createListing(seller);
@@ -194,7 +194,7 @@ describe("purchase and tickets API", () => {
     expect(await ledgerProblems(server.app.database.db)).toEqual([]);
   });
 
-  it("reads a desiredStartTime below 1e12 as seconds, and lists tickets for both sides with the shape of docs/product.md#data", async () => {
+  it("reads a desiredStartTime below 1e12 as seconds, and lists bookings for both sides with the shape of docs/product.md#data", async () => {
     const [seller, buyer] = [await createMember(server.app, "売る人"), await createMember(server.app, "買う人")];
     const listing = await createListing(seller);
     await buyCoins(buyer, 2); // 1000 coins

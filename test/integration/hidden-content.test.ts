@@ -229,7 +229,7 @@ describe(`a hidden listing (${testEngine})`, () => {
     expect(await hide("listing", listingId)).toEqual({ ownerId: seller.id, changed: true });
   });
 
-  it("is gone for everyone else from the ticket list, the profile, the game page, explore and home; its page and API are 404s", async () => {
+  it("is gone for everyone else from the listing list, the profile, the game page, explore and home; its page and API are 404s", async () => {
     for (const viewer of [buyer, null]) {
       for (const pathname of lists()) {
         const page = await view(viewer, pathname);
@@ -324,7 +324,7 @@ describe(`a hidden review (${testEngine})`, () => {
     expect(await hide("review", reviewId)).toEqual({ ownerId: critic.id, changed: true });
   });
 
-  it("is gone for everyone else from the profile and the ticket page, and counts in no rating", async () => {
+  it("is gone for everyone else from the profile and the listing page, and counts in no rating", async () => {
     for (const viewer of [fan, seller, null]) {
       for (const pathname of [`/u/${seller.id}`, `/tickets/${listingId}`]) {
         const page = await view(viewer, pathname);

@@ -108,7 +108,7 @@ describe("a page's error stays inside its layout, without JavaScript", () => {
     expectFailed(await withoutTable("subscription_plans", () => read(app.request(`/u/${sellerId}`))), "profile", "subscription_plans");
   });
 
-  it("settings: an unknown ticket's review is a 404; ticket management without its bookings is a 500", async () => {
+  it("settings: an unknown booking's review is a 404; booking management without its bookings is a 500", async () => {
     expectNotFound(await read(member.page(`/settings/ticket-management/${randomUUID()}/review`)), "settings");
     expectFailed(await withoutTable("bookings", () => read(member.page("/settings/ticket-management"))), "settings", "bookings");
   });

@@ -8,7 +8,7 @@ import {
   NOTIFICATIONS_LIMIT_MAX,
   POSTS_LIMIT_MAX,
   SUBSCRIPTIONS_LIST_MAX,
-  TICKETS_ALL_MAX,
+  BOOKINGS_LIST_MAX,
   USER_COMMUNITIES_MAX,
 } from "~/lib/constants";
 import { creditPurchase } from "~/models/coins.server";
@@ -135,7 +135,7 @@ describe("a request for 10,000 items gets the list's maximum", () => {
     expect(body.data.hasMore).toBe(true);
   });
 
-  it(`GET /api/tickets/all: ${TICKETS_ALL_MAX}`, async () => {
+  it(`GET /api/tickets/all: ${BOOKINGS_LIST_MAX}`, async () => {
     const [seller] = await users(1);
     const game = await db().selectFrom("games").select("id").orderBy("id").executeTakeFirstOrThrow();
     const listing = await db()
@@ -158,9 +158,9 @@ describe("a request for 10,000 items gets the list's maximum", () => {
         now() - i * interval '1 day', 'completed', now() - i * interval '1 day' - interval '1 hour', now() - i * interval '1 day' - interval '2 hours',
         now() - i * interval '1 day', now() - i * interval '1 day' + interval '30 minutes', now() - i * interval '1 day' + interval '30 minutes',
         'buyer', 'list-limits-' || i
-      from generate_series(1, ${over(TICKETS_ALL_MAX)}) as i`.execute(db());
+      from generate_series(1, ${over(BOOKINGS_LIST_MAX)}) as i`.execute(db());
     const body = await getJson("/api/tickets/all?limit=10000");
-    expect(body.data.tickets).toHaveLength(TICKETS_ALL_MAX);
+    expect(body.data.tickets).toHaveLength(BOOKINGS_LIST_MAX);
   });
 
   it(`GET /api/user/subscriptions and /api/auth/me: ${SUBSCRIPTIONS_LIST_MAX}`, async () => {

@@ -92,7 +92,7 @@ describe(`notification mails (${testEngine})`, () => {
     expect(await addressOf(member)).toBe(email);
   });
 
-  it("mails a seller who is away when their ticket is booked, with List-Unsubscribe, One-Click and working links", async () => {
+  it("mails a seller who is away when their listing is booked, with List-Unsubscribe, One-Click and working links", async () => {
     const { seller, title } = await bookedPair("予約通知");
     const mail = await smtp.waitFor(await addressOf(seller));
     expect(mail.subject).toBe(`【GamerMatch】「${title}」が購入されました`);

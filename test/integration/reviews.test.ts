@@ -7,7 +7,7 @@ import { collect, serverWithSockets, settle } from "../support/sockets";
 /**
  * Reviews and tips through the real server (docs/product.md#validation, #roles, #api; docs/product.md#data, #coins), on whichever engine the run uses:
  * only a participant of a completed booking, once; a tip only from the buyer, moved through the ledger in the
- * review's transaction; the reviewee notified; ratings on listings and tickets.
+ * review's transaction; the reviewee notified; ratings on listings and bookings.
  */
 
 const server = serverWithSockets({ seed: false });
@@ -141,15 +141,15 @@ describe("POST /api/reviews", () => {
 });
 
 describe("ratings", () => {
-  it("a seller's average and count show on their listings and on the tickets of both sides", async () => {
+  it("a seller's average and count show on their listings and on the bookings of both sides", async () => {
     const first = await booking();
     await review(first.buyer, { bookingId: first.bookingId, rating: 5, tipAmount: 0 });
     const listing = await (await server.app.request(`/api/listings/${first.listingId}`)).json();
     expect(listing.data.listing.seller.rating).toEqual({ average: 5, count: 1 });
-    const tickets = (await (await first.buyer.api("/api/tickets/all")).json()).data.tickets as Array<{ id: string; seller: { rating: unknown }; canReview: boolean }>;
-    const ticket = tickets.find((item) => item.id === first.bookingId)!;
-    expect(ticket.seller.rating).toEqual({ average: 5, count: 1 });
-    expect(ticket.canReview).toBe(false);
+    const buyerView = (await (await first.buyer.api("/api/tickets/all")).json()).data.tickets as Array<{ id: string; seller: { rating: unknown }; canReview: boolean }>;
+    const bought = buyerView.find((item) => item.id === first.bookingId)!;
+    expect(bought.seller.rating).toEqual({ average: 5, count: 1 });
+    expect(bought.canReview).toBe(false);
     const sellerView = (await (await first.seller.api("/api/tickets/all")).json()).data.tickets as Array<{ id: string; canReview: boolean }>;
     expect(sellerView.find((item) => item.id === first.bookingId)!.canReview).toBe(true);
   });

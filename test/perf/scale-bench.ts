@@ -309,7 +309,7 @@ try {
   const game = await db.selectFrom("games").select(["slug", "name_kana"]).orderBy("sort_order").executeTakeFirstOrThrow();
   const community = await db.selectFrom("communities").select("slug").orderBy("members_count", "desc").executeTakeFirstOrThrow();
   const event = await db.selectFrom("events").select("id").orderBy("starts_at", "desc").executeTakeFirstOrThrow();
-  // The heavy seller's ticket with 20,000 bookings, their profile, the chatter's room of 100,000 messages.
+  // The heavy seller's listing with 20,000 bookings, their profile, the chatter's room of 100,000 messages.
   const ids: Record<string, string> = {
     eventId: event.id,
     gameSlug: game.slug,

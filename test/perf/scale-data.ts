@@ -118,7 +118,7 @@ const bookingColumns = sql.raw(`id, listing_id, buyer_id, seller_id, title, pric
     desired_start_at, status, accept_deadline_at, accepted_at, started_at, ends_at, completed_at, completed_by, idempotency_key, created_at, updated_at`);
 
 /**
- * Completed bookings of the heavy seller's ticket that nobody reviewed yet, one for each of `buyers` (user numbers),
+ * Completed bookings of the heavy seller's listing that nobody reviewed yet, one for each of `buyers` (user numbers),
  * numbered from `first` on: what the bench's review writes review. Answers their ids by buyer.
  */
 export async function unreviewedBookings(db: Database, buyers: number[], first: number) {
@@ -240,7 +240,7 @@ export async function generateScaleData(db: Database, scale: number, log: (line:
       // is normalised once instead of once per listing (2M at SCALE=10: 200 s of one core), in three small tables
       // keyed by number and joined by their keys (one table of mixed parts misled the planner into scanning it per
       // listing). A sample is checked against the trigger's own functions below. 90 % active; listing 1, the heavy
-      // seller's ticket whose page the bench opens, always (a paused one is a 404 to others).
+      // seller's listing whose page the bench opens, always (a paused one is a 404 to others).
       const parts = (name: string, rows: RawBuilder<unknown>) =>
         step(`listings' ${name} normalised`, sql`create temporary table ${sql.id(`${name}_parts`)} as ${rows}`).then(() =>
           step(`listings' ${name} keyed`, sql`alter table ${sql.id(`${name}_parts`)} add primary key (n)`)

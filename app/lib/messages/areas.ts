@@ -10,7 +10,7 @@ export * as realtime from "./realtime";
 export * as chat from "./chat";
 export * as notifications from "./notifications";
 export * as coins from "./coins";
-export * as tickets from "./tickets";
+export * as listings from "./listings";
 export * as bookings from "./bookings";
 export * as reviews from "./reviews";
 export * as posts from "./posts";

@@ -1,6 +1,24 @@
-import { ACCEPT_DEADLINE_MS, NO_SHOW_GRACE_MS, NOT_STARTED_CANCEL_AFTER_MS } from "../constants/tickets";
+import { ACCEPT_DEADLINE_MS, NO_SHOW_GRACE_MS, NOT_STARTED_CANCEL_AFTER_MS } from "../constants/bookings";
 import { coinText, hours } from "./format";
 
+export const tooManyUnits = (max: number) => `${max}枠まで選べます`;
+export const startTimeRequired = "開始希望日時を入力してください";
+export const startTimeInPast = "開始希望日時は現在より後を選んでください";
+export const startTimeTooFar = (days: number) => `開始希望日時は${days}日以内で選んでください`;
+export const bookingNotFound = "取引が見つかりません";
+export const selfPurchase = "自分のチケットは購入できません";
+export const blocked = "このユーザーのチケットは購入できません";
+export const unitsOverMax = (max: number) => `このチケットは${max}枠まで購入できます`;
+export const idempotencyConflict = "同じ購入キーで別の内容が送信されました。ページを再読み込みしてください。";
+export const booked = "チケットを購入しました。販売者の承認をお待ちください";
+export const done = {
+  accept: "取引を承認しました",
+  cancel: "取引をキャンセルしました",
+  start: "プレイを開始しました",
+  extend: "プレイを延長しました",
+  "check-in": "参加を記録しました",
+  complete: "取引を完了しました",
+} as const;
 export const unknownUser = "退会したユーザー";
 export const purchasedNotice = (title: string, units: number, minutes: number, price: number) => `チケット「${title}」を購入しました（${units}枠・${minutes}分・${coinText(price)}）`;
 export const startCaption = (start: string) => `開始希望 ${start}`;

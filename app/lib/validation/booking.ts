@@ -17,13 +17,13 @@ import { unitsField } from "./listing";
  */
 export const desiredStartTimeSchema = z
   .union([z.number(), z.string().max(64)], {
-    required_error: messages.tickets.startTimeRequired,
+    required_error: messages.bookings.startTimeRequired,
     invalid_type_error: messages.validation.checkInput,
   })
   .transform((value, context) => {
     const time = typeof value === "string" && value.trim() === "" ? null : parseTime(value);
     if (!time) {
-      context.addIssue({ code: z.ZodIssueCode.custom, message: messages.tickets.startTimeRequired });
+      context.addIssue({ code: z.ZodIssueCode.custom, message: messages.bookings.startTimeRequired });
       return z.NEVER;
     }
     return time;

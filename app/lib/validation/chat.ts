@@ -7,7 +7,7 @@ import { limitParam, multiLineText, offPlatformConfirmed, offsetParam, queryInt,
 export const sendMessageSchema = z.object({
   roomId: uuidParam,
   content: multiLineText(CHAT_MESSAGE_MAX, { required: messages.chat.emptyMessage }),
-  // People send text; ticket and system messages are posted by the app itself.
+  // People send text; booking notices and system messages are posted by the app itself.
   messageType: z.literal("TEXT").optional().default("TEXT"),
   metadata: z
     .object({ caption: multiLineText(CHAT_MESSAGE_MAX, { required: false }).nullable().optional() })

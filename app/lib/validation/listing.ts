@@ -3,7 +3,7 @@ import { GAME_SLUG_MAX, LISTING_DESCRIPTION_MAX, LISTING_MAX_UNITS, LISTING_MINU
 import { messages } from "../messages";
 import { coinStep, limitParam, multiLineText, offsetParam, singleLineText, uuidParam, wholeNumber } from "./fields";
 
-export const unitsField = wholeNumber.pipe(z.number().min(1, messages.validation.checkInput).max(LISTING_MAX_UNITS, messages.tickets.tooManyUnits(LISTING_MAX_UNITS)));
+export const unitsField = wholeNumber.pipe(z.number().min(1, messages.validation.checkInput).max(LISTING_MAX_UNITS, messages.bookings.tooManyUnits(LISTING_MAX_UNITS)));
 
 /** A listing as registered at /mypage/ticket-registration and POST /api/listings (docs/product.md#data). */
 export const listingSchema = z.object({
@@ -24,7 +24,7 @@ export const listingStatusFormSchema = z.object({ listingId: uuidParam, status: 
 /** PATCH /api/listings/{id}: any of the listing's fields, and its status. */
 export const listingPatchSchema = listingSchema.partial().extend({ status: listingStatusSchema.optional() });
 
-/** GET /api/listings and the ticket list. */
+/** GET /api/listings and the listing list (/tickets). */
 export const listListingsQuerySchema = z.object({
   game: singleLineText(GAME_SLUG_MAX, { required: false }).optional(),
   sellerId: uuidParam.optional(),

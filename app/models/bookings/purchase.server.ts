@@ -151,10 +151,10 @@ export function purchaseProblem({
   if (listing.status === "archived" || (listing.hidden && listing.sellerId !== buyerId)) return new BookingError(404, "listing_not_found");
   if (listing.sellerId === buyerId) return new BookingError(422, "self_purchase");
   if (listing.status === "paused") return new BookingError(409, "listing_paused");
-  if (input.units > listing.maxUnits) return new BookingError(400, "units_over_max", messages.tickets.unitsOverMax(listing.maxUnits));
+  if (input.units > listing.maxUnits) return new BookingError(400, "units_over_max", messages.bookings.unitsOverMax(listing.maxUnits));
   if (input.desiredStartTime.getTime() <= now.getTime()) return new BookingError(400, "start_in_past");
   if (input.desiredStartTime.getTime() > now.getTime() + BOOKING_HORIZON_MS) {
-    return new BookingError(400, "start_too_far", messages.tickets.startTimeTooFar(BOOKING_HORIZON_MS / 86_400_000));
+    return new BookingError(400, "start_too_far", messages.bookings.startTimeTooFar(BOOKING_HORIZON_MS / 86_400_000));
   }
   return null;
 }

@@ -1,5 +1,5 @@
 import type { Database } from "~/infra/db/tables";
-import { TICKETS_ALL_MAX } from "~/lib/constants";
+import { BOOKINGS_LIST_MAX } from "~/lib/constants";
 import { bookingViewOf, bookingViewsOf } from "./view.server";
 
 /**
@@ -13,7 +13,7 @@ export async function listBookings({ db, userId, now = new Date() }: { db: Datab
   const side = (column: "buyer_id" | "seller_id") =>
     db
       .selectFrom((sub) =>
-        sub.selectFrom("bookings").selectAll().where(column, "=", userId).orderBy("created_at", "desc").orderBy("id").limit(TICKETS_ALL_MAX).as("s")
+        sub.selectFrom("bookings").selectAll().where(column, "=", userId).orderBy("created_at", "desc").orderBy("id").limit(BOOKINGS_LIST_MAX).as("s")
       )
       .selectAll();
   const rows = await db
@@ -21,7 +21,7 @@ export async function listBookings({ db, userId, now = new Date() }: { db: Datab
     .selectAll()
     .orderBy("created_at", "desc")
     .orderBy("id")
-    .limit(TICKETS_ALL_MAX)
+    .limit(BOOKINGS_LIST_MAX)
     .execute();
   return bookingViewsOf(db, rows, userId, now);
 }
@@ -36,7 +36,7 @@ export async function listUpcoming({ db, userId, now = new Date() }: { db: Datab
       eb.or([eb("status", "=", "accepted"), eb.and([eb("status", "=", "in_progress"), eb("ends_at", ">", now)])]),
     )
     .orderBy("desired_start_at")
-    .limit(TICKETS_ALL_MAX)
+    .limit(BOOKINGS_LIST_MAX)
     .execute();
   return bookingViewsOf(db, rows, userId, now);
 }

@@ -110,7 +110,7 @@ export default function ChatRoomPage() {
             if (message.messageType === "ticket_purchased" || message.messageType === "ticket_cancelled") {
               return (
                 <li key={message.id} className="flex justify-center">
-                  <TicketNotice message={message} />
+                  <BookingNotice message={message} />
                 </li>
               );
             }
@@ -191,8 +191,8 @@ export default function ChatRoomPage() {
   );
 }
 
-/** A ticket bought or cancelled (docs/product.md#states), shown as a card in the conversation rather than as someone's words. */
-function TicketNotice({ message }: { message: Pick<ChatMessage, "messageType" | "content" | "metadata" | "createdAt"> }) {
+/** A booking made or cancelled (docs/product.md#states), shown as a card in the conversation rather than as someone's words. */
+function BookingNotice({ message }: { message: Pick<ChatMessage, "messageType" | "content" | "metadata" | "createdAt"> }) {
   const cancelled = message.messageType === "ticket_cancelled";
   return (
     <div className={`w-full max-w-md rounded-xl px-4 py-3 text-sm ring-1 ${cancelled ? "bg-slate-50 ring-slate-300" : "bg-amber-50 ring-amber-200"}`} data-testid="ticket-notice">

@@ -1,7 +1,7 @@
 import type { NewGame } from "../../../app/infra/db/tables";
 
 /**
- * The demo data as data: the accounts (README lists them), games, tickets, sellers, a conversation, posts, communities
+ * The demo data as data: the accounts (README lists them), games, listings and bookings, sellers, a conversation, posts, communities
  * and events that an empty database is seeded with. The writers beside this file put them in through the models.
  */
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { formBody, get, headerValue, json, jsonBody, jsonExample, listingFields, nastyString, NUL, payoutFields, post, purchaseFields, queryString, type Row, segment, signedEvent, stringFields, stripeEvent, text, validListing, validPayout } from "../generators";
 
-/** Commerce: coins, listings, bookings (tickets), reviews, payouts, subscriptions and their plans, the Stripe webhook
+/** Commerce: coins, listings, bookings, reviews, payouts, subscriptions and their plans, the Stripe webhook
  * (without Stripe a 404; with it, bodies sent unsigned, wrongly signed and signed), and their pages' forms. */
 export const commerceRows: Row[] = [
   { route: "routes/api.coins.balance", method: "GET", as: "bearer", request: () => get("/api/coins/balance", queryString({ x: nastyString })) },

@@ -6,10 +6,10 @@ import { creditPurchase, holdInEscrow, refundEscrow, releaseEscrow, transfer } f
 import { DEMO_ACCOUNTS, DEMO_LISTINGS, DEMO_SELLERS } from "./demo-data";
 
 /**
- * Listings in several games, and bookings between the demo accounts in every state, so ticket registration,
- * ticket management and the schedule show something on a fresh start. The coins move through the ledger.
+ * Listings in several games, and bookings between the demo accounts in every state, so the listing registration page,
+ * booking management and the schedule show something on a fresh start. The coins move through the ledger.
  */
-export async function seedDemoTickets(trx: Transaction<DB>, games: Map<string, number>) {
+export async function seedDemoListingsAndBookings(trx: Transaction<DB>, games: Map<string, number>) {
   const [minato, sora, haru] = DEMO_ACCOUNTS;
   const listings = await trx
     .insertInto("listings")
