@@ -35,7 +35,7 @@ const dataDir = path.resolve(".cache/e2e-data");
 /** Playwright's ffmpeg is there to record videos (`node test/support/ffmpeg.mjs` provides it). */
 const VIDEO = hasVideoEncoder();
 // Said once, by the runner (workers load this file too).
-if (!VIDEO && process.env.TEST_WORKER_INDEX === undefined) {
+if (process.env.E2E_VIDEO === "1" && !VIDEO && process.env.TEST_WORKER_INDEX === undefined) {
   console.log("[playwright.config] no ffmpeg for Playwright: failed flows keep no video (`node test/support/ffmpeg.mjs` links Debian's)");
 }
 /** Reports a person can open (`npx playwright show-report .test-reports/e2e-html`); a second run may name its own. */
@@ -156,9 +156,10 @@ export default defineConfig({
     reducedMotion: "reduce",
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
-    // Recorded for every test and kept for the failed ones; off where Playwright has no ffmpeg to encode them, rather
-    // than failing every test.
-    video: VIDEO ? "retain-on-failure" : "off",
+    // Only when asked (E2E_VIDEO=1): recording every flow to keep the failed ones' videos cost 11 % of the suite's CPU
+    // on the 2-core machine (ADR 059), and a failure's trace already holds its screenshots step by step. Off where
+    // Playwright has no ffmpeg to encode them, rather than failing every test.
+    video: process.env.E2E_VIDEO === "1" && VIDEO ? "retain-on-failure" : "off",
   },
   projects: [
     {

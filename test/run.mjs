@@ -179,9 +179,11 @@ if (!built) {
   }
 
   ensureJapaneseFont();
-  // Videos of failed flows in the HTML report, when ffmpeg can be had; the flows run without it too.
-  const video = ensureVideoEncoder();
-  if ("error" in video) console.log(`[ffmpeg] ${video.error}`);
+  // Videos of failed flows only when asked (E2E_VIDEO=1, playwright.config.ts), and then when ffmpeg can be had.
+  if (process.env.E2E_VIDEO === "1") {
+    const video = ensureVideoEncoder();
+    if ("error" in video) console.log(`[ffmpeg] ${video.error}`);
+  }
   const browser = await ensureChromium();
   if ("error" in browser) {
     failed += 1;

@@ -23,9 +23,11 @@ if ("error" in browser) {
   console.error(`test:smoke: ${browser.error}`);
   process.exit(1);
 }
-// Videos of failed flows when ffmpeg can be had; the flows run without it too.
-const video = ensureVideoEncoder();
-if ("error" in video) console.log(`[ffmpeg] ${video.error}`);
+// Videos of failed flows only when asked (E2E_VIDEO=1, playwright.config.ts), and then when ffmpeg can be had.
+if (process.env.E2E_VIDEO === "1") {
+  const video = ensureVideoEncoder();
+  if ("error" in video) console.log(`[ffmpeg] ${video.error}`);
+}
 
 console.log(`\n▶ smoke set against ${remote ?? "the suite's own server (set E2E_BASE_URL to test a deployment)"}`);
 const status = run("npx", ["playwright", "test", "--grep", "@smoke", ...process.argv.slice(2)], { ...process.env, CHROMIUM_PATH: browser.path });

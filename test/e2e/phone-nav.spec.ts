@@ -194,7 +194,7 @@ test.describe("with JavaScript", () => {
       expect(box!.height, `${name} on ${page.url()}`).toBeGreaterThanOrEqual(44);
     };
     // Booking: the ticket's page, then (with its suggested start time) the confirmation's.
-    await open(page, `/tickets/${scene.ids.ticketId}`, true);
+    await open(page, `/tickets/${scene.ids.listingId}`, true);
     await expectThumbSized(/購入内容を確認する/);
     await page.getByRole("button", { name: /購入内容を確認する/ }).click();
     await expect(page).toHaveURL(/\/confirm\?/);

@@ -11,7 +11,7 @@ export const SCREEN_PAGES = firstLoadPages({
   gameSlug: "{gameSlug}",
   communitySlug: "{communitySlug}",
   uid: "{uid}",
-  ticketId: "{ticketId}",
+  listingId: "{listingId}",
   roomId: "{roomId}",
   coinPackageId: "{coinPackageId}",
 });
@@ -45,9 +45,9 @@ export async function makeScene(
     headers: auth(seller),
   });
   expect(listing.status()).toBe(201);
-  const ticketId = (await listing.json()).data.listing.id as string;
+  const listingId = (await listing.json()).data.listing.id as string;
   expect((await request.post("/api/coins/orders", { data: { packageId: 2 }, headers: auth(member, crypto.randomUUID()) })).status()).toBe(201);
-  const booked = await request.post(`/api/listings/${ticketId}/purchase`, { data: { units: 1, desiredStartTime: Date.now() + 86_400_000 }, headers: auth(member, crypto.randomUUID()) });
+  const booked = await request.post(`/api/listings/${listingId}/purchase`, { data: { units: 1, desiredStartTime: Date.now() + 86_400_000 }, headers: auth(member, crypto.randomUUID()) });
   expect(booked.status()).toBe(201);
 
   const room = await request.post("/api/chat/rooms", { data: { participantIds: [seller.id], type: "DIRECT", name: null }, headers: auth(member) });
@@ -58,7 +58,7 @@ export async function makeScene(
     expect(sent.ok()).toBe(true);
   }
 
-  return { ids: { ...(await findPublicIds(request)), uid: seller.id, ticketId, roomId }, member: { email: member.email, password: E2E_PASSWORD } };
+  return { ids: { ...(await findPublicIds(request)), uid: seller.id, listingId, roomId }, member: { email: member.email, password: E2E_PASSWORD } };
 }
 
 /** Playwright's `test` (no axe fixture; with ./target's @local rule) and a worker's {@link makeScene}: what is measured does not depend on who looks. */

@@ -113,7 +113,7 @@ try {
 
   if (throttle) {
     console.log("\nSlow 3G (400 kbps down and up, 400 ms RTT) with a 4× slower CPU, signed out, cold cache; ms from navigation:");
-    printTable([["page", "first form usable", "hydrated", "scripts KB (wire)"], ...(await throttledRows([`/`, `/explore`, `/tickets/${ids.ticketId}`]))]);
+    printTable([["page", "first form usable", "hydrated", "scripts KB (wire)"], ...(await throttledRows([`/`, `/explore`, `/tickets/${ids.listingId}`]))]);
   }
 
   if (over.length) {

@@ -315,7 +315,7 @@ try {
     gameSlug: game.slug,
     communitySlug: community.slug,
     uid: seller.uid,
-    ticketId: listingIdOf(1),
+    listingId: listingIdOf(1),
     roomId: roomIdOf(HEAVY_ROOM),
     coinPackageId: "1",
   };

@@ -34,7 +34,7 @@ export function firstLoadPages(ids) {
     both(`/u/${ids.uid}/posts`),
     both(`/u/${ids.uid}/gallery`),
     both("/tickets"),
-    both(`/tickets/${ids.ticketId}`),
+    both(`/tickets/${ids.listingId}`),
     both("/coins"),
     visitor("/login"),
     visitor("/signup"),
@@ -63,7 +63,7 @@ export function firstLoadPages(ids) {
 
 /**
  * @typedef {{ eventId: string, gameSlug: string, communitySlug: string, coinPackageId: string }} PublicIds
- * @typedef {PublicIds & { uid: string, ticketId: string, roomId: string }} DemoIds
+ * @typedef {PublicIds & { uid: string, listingId: string, roomId: string }} DemoIds
  * @typedef {import("@playwright/test").APIRequestContext} Request
  * @typedef {import("@playwright/test").BrowserContext} BrowserContext
  * @typedef {{ url: string, file: string }} FetchedScript
@@ -80,7 +80,7 @@ export async function findDemoIds(request) {
   return {
     ...(await findPublicIds(request)),
     uid: await firstMatch(request, "/explore", /href="\/u\/([^"?/]+)"/),
-    ticketId: await firstMatch(request, "/explore", /href="\/tickets\/([^"?/]+)"/),
+    listingId: await firstMatch(request, "/explore", /href="\/tickets\/([^"?/]+)"/),
     roomId: await firstMatch(request, "/chat", /href="\/chat\/([^"?/]+)"/),
   };
 }
