@@ -275,10 +275,12 @@ describe("the URL", () => {
     expect(empty).toContain("条件に合うチケットが見つかりませんでした。");
     expect(empty).toContain('href="/explore?minutes=90"');
     expect(empty).toContain('href="/explore?game=star-arena"');
-    for (const path of ["/explore?minPrice=abc&sort=zzz&page=-5&online=maybe", "/explore?game=no-such-game", `/explore?q=${"あ".repeat(500)}`, "/explore?q=%00%27%22%3Cscript%3E"]) {
+    for (const path of ["/explore?minPrice=abc&sort=zzz&page=-5&online=maybe", "/explore?game=no-such-game", `/explore?q=${"あ".repeat(500)}`, "/explore?q=%27%22%3Cscript%3E"]) {
       const response = await app.request(path);
       expect(response.status, path).toBe(200);
     }
+    // A NUL is refused before any page reads the query (ADR 054): a 400, never a 500.
+    expect((await app.request("/explore?q=%00%27%22%3Cscript%3E")).status).toBe(400);
     const unknownGame = await (await app.request("/explore?game=no-such-game")).text();
     expect([...unknownGame.matchAll(/href="\/tickets\//g)]).toHaveLength(5);
   });

@@ -35,19 +35,24 @@ function postgresUser() {
   }
 }
 
+/** runuser sits in sbin, which a root shell's PATH may lack (a minimal environment, a CI runner's). */
+function runuserPath() {
+  return ["/usr/sbin/runuser", "/sbin/runuser"].find((candidate) => fs.existsSync(candidate)) ?? "runuser";
+}
+
 async function pgTool(program: string, args: string[]) {
   const file = path.join(PG_BIN, program);
   const user = process.getuid?.() === 0 ? postgresUser() : undefined;
   // runuser (util-linux) rather than the uid option: the tools read their user's environment, not root's.
-  const [command, commandArgs] = user ? ["runuser", ["-u", "postgres", "--", file, ...args]] : [file, args];
+  const [command, commandArgs] = user ? [runuserPath(), ["-u", "postgres", "--", file, ...args]] : [file, args];
   try {
     return await run(command, commandArgs, {
       cwd: os.tmpdir(),
       maxBuffer: 8 * 1024 * 1024,
     });
   } catch (error) {
-    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    throw new Error(`${program} ${args.join(" ")} failed:\n${stdout ?? ""}${stderr ?? ""}`);
+    const { stdout, stderr, message } = error as { stdout?: string; stderr?: string; message?: string };
+    throw new Error(`${program} ${args.join(" ")} failed:\n${stdout || stderr ? `${stdout ?? ""}${stderr ?? ""}` : message}`);
   }
 }
 
