@@ -3,7 +3,7 @@ import { createContext, useContext, useEffect, useMemo, useRef, useState, type R
 import type { ApiClient } from "~/lib/api-client";
 import { createLazyApiClient } from "~/lib/lazy-api-client";
 import { applyProfileCheck, applyServerSession, initialAuthState, type AuthState, type ServerSession } from "~/lib/auth-state";
-import { invalidSession } from "~/lib/messages/auth";
+import { invalidSession } from "~/lib/messages/error";
 
 interface AuthContextValue extends AuthState {
   api: ApiClient;

@@ -5,24 +5,7 @@ import { SiteChrome } from "~/components/site-chrome";
 import { documentationLinks } from "~/components/site-footer";
 
 /** Support and legal pages: a side menu of all of them beside the document. */
-export default function DocumentationLayout() {
-  return (
-    <DocumentationFrame>
-      <Outlet />
-    </DocumentationFrame>
-  );
-}
-
-/** A page of this layout that failed (a 404, a 500) shows its error inside the layout, its navigation usable (ADR 057). */
-export function ErrorBoundary() {
-  return (
-    <DocumentationFrame>
-      <GeneralErrorBoundary />
-    </DocumentationFrame>
-  );
-}
-
-function DocumentationFrame({ children }: { children: ReactNode }) {
+export default function DocumentationLayout({ children = <Outlet /> }: { children?: ReactNode }) {
   return (
     <SiteChrome>
       <div data-layout="documentation" className="mx-auto grid max-w-6xl gap-8 px-4 py-8 md:grid-cols-[14rem_1fr]">
@@ -47,5 +30,14 @@ function DocumentationFrame({ children }: { children: ReactNode }) {
         </article>
       </div>
     </SiteChrome>
+  );
+}
+
+/** A page of this layout that failed (a 404, a 500) shows its error inside the layout, its navigation usable (ADR 057). */
+export function ErrorBoundary() {
+  return (
+    <DocumentationLayout>
+      <GeneralErrorBoundary />
+    </DocumentationLayout>
   );
 }

@@ -4,29 +4,21 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SiteChrome } from "~/components/site-chrome";
 
 /** A person's pages (their profile, their schedule, profile editing): one narrow column. */
-export default function ProfileLayout() {
-  return (
-    <ProfileFrame>
-      <Outlet />
-    </ProfileFrame>
-  );
-}
-
-/** A page of this layout that failed (a 404, a 500) shows its error inside the layout, its navigation usable (ADR 057). */
-export function ErrorBoundary() {
-  return (
-    <ProfileFrame>
-      <GeneralErrorBoundary />
-    </ProfileFrame>
-  );
-}
-
-function ProfileFrame({ children }: { children: ReactNode }) {
+export default function ProfileLayout({ children = <Outlet /> }: { children?: ReactNode }) {
   return (
     <SiteChrome>
       <div data-layout="profile" className="mx-auto max-w-3xl px-4 py-8">
         {children}
       </div>
     </SiteChrome>
+  );
+}
+
+/** A page of this layout that failed (a 404, a 500) shows its error inside the layout, its navigation usable (ADR 057). */
+export function ErrorBoundary() {
+  return (
+    <ProfileLayout>
+      <GeneralErrorBoundary />
+    </ProfileLayout>
   );
 }

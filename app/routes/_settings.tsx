@@ -4,29 +4,21 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SiteChrome } from "~/components/site-chrome";
 
 /** Account settings pages. */
-export default function SettingsLayout() {
-  return (
-    <SettingsFrame>
-      <Outlet />
-    </SettingsFrame>
-  );
-}
-
-/** A page of this layout that failed (a 404, a 500) shows its error inside the layout, its navigation usable (ADR 057). */
-export function ErrorBoundary() {
-  return (
-    <SettingsFrame>
-      <GeneralErrorBoundary />
-    </SettingsFrame>
-  );
-}
-
-function SettingsFrame({ children }: { children: ReactNode }) {
+export default function SettingsLayout({ children = <Outlet /> }: { children?: ReactNode }) {
   return (
     <SiteChrome>
       <div data-layout="settings" className="mx-auto max-w-4xl px-4 py-8">
         {children}
       </div>
     </SiteChrome>
+  );
+}
+
+/** A page of this layout that failed (a 404, a 500) shows its error inside the layout, its navigation usable (ADR 057). */
+export function ErrorBoundary() {
+  return (
+    <SettingsLayout>
+      <GeneralErrorBoundary />
+    </SettingsLayout>
   );
 }

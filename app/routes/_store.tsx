@@ -4,24 +4,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SiteChrome } from "~/components/site-chrome";
 
 /** Pages where coins change hands (registration, transfer, plans): a focused, narrow panel. */
-export default function StoreLayout() {
-  return (
-    <StoreFrame>
-      <Outlet />
-    </StoreFrame>
-  );
-}
-
-/** A page of this layout that failed (a 404, a 500) shows its error inside the layout, its navigation usable (ADR 057). */
-export function ErrorBoundary() {
-  return (
-    <StoreFrame>
-      <GeneralErrorBoundary />
-    </StoreFrame>
-  );
-}
-
-function StoreFrame({ children }: { children: ReactNode }) {
+export default function StoreLayout({ children = <Outlet /> }: { children?: ReactNode }) {
   return (
     <SiteChrome>
       <div data-layout="store" className="mx-auto max-w-2xl px-4 py-8">
@@ -30,5 +13,14 @@ function StoreFrame({ children }: { children: ReactNode }) {
         </div>
       </div>
     </SiteChrome>
+  );
+}
+
+/** A page of this layout that failed (a 404, a 500) shows its error inside the layout, its navigation usable (ADR 057). */
+export function ErrorBoundary() {
+  return (
+    <StoreLayout>
+      <GeneralErrorBoundary />
+    </StoreLayout>
   );
 }

@@ -2,7 +2,8 @@ import { banned } from "./moderation";
 export const invalidCredentials = "メールアドレスまたはパスワードが正しくありません";
 export const userExists = "このメールアドレスはすでに登録されています";
 export const rateLimited = "ログインの試行回数が多すぎます。しばらくしてから再度お試しください。";
-export const invalidSession = "認証状態が無効です。ページを再読み込みしてください。";
+// Shown by the shell on every page: it lives with the shell's error messages, so this module stays out of the shell.
+export { invalidSession } from "./error";
 export const sessionExpired = "セッションの有効期限が切れました。再度ログインしてください。";
 export const passwordTooShort = (min: number) => `パスワードは${min}文字以上で入力してください`;
 export const crossOrigin = "このリクエストは受け付けられません";
