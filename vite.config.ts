@@ -48,6 +48,8 @@ export default defineConfig(({ isSsrBuild }) => ({
           name: "integration",
           include: ["test/integration/**/*.test.ts"],
           environment: "node",
+          // A migrated database made once per run, which each test's fresh database starts as (ADR 059).
+          globalSetup: ["test/support/database-templates.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

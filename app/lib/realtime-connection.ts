@@ -25,14 +25,17 @@ type Update = Partial<RealtimeContextValue> | ((current: RealtimeContextValue) =
  * keeps it a recoverable disconnect for the server.
  */
 export function moveWhenAsked(socket: Socket) {
-  socket.on(RealtimeEvent.move, () => {
-    const manager = socket.io;
-    const delay = manager.reconnectionDelay();
-    // The first attempt at once; from the second on (that one failed), the usual growing delays.
-    manager.reconnectionDelay(0);
-    manager.once("reconnect_attempt", () => manager.reconnectionDelay(delay));
-    manager.engine?.close();
-  });
+  socket.on(RealtimeEvent.move, () => moveNow(socket));
+}
+
+/** Reconnects at once, as a recoverable disconnect: what `server:move` asks for (and the cluster test's calibration). */
+export function moveNow(socket: Socket) {
+  const manager = socket.io;
+  const delay = manager.reconnectionDelay();
+  // The first attempt at once; from the second on (that one failed), the usual growing delays.
+  manager.reconnectionDelay(0);
+  manager.once("reconnect_attempt", () => manager.reconnectionDelay(delay));
+  manager.engine?.close();
 }
 
 /**

@@ -170,9 +170,12 @@ const isNavigationRace = (error: unknown) =>
  * And every page a test visits must have no serious or critical accessibility violation (axe-core): each
  * distinct URL is checked once per test, when its document has loaded and again, if not yet checked, at the end.
  */
-export const test = base.extend<{ allowedConsoleError: RegExp | null }>({
+export const test = base.extend<{ allowedConsoleError: RegExp | null; checkEachPage: boolean }>({
   allowedConsoleError: [null, { option: true }],
-  page: async ({ page, allowedConsoleError, javaScriptEnabled }, use) => {
+  // Off only where a spec checks each page itself, once it has settled (accessibility.spec.ts): a second run of axe on
+  // the same page at its load would find nothing more and cost as much.
+  checkEachPage: [true, { option: true }],
+  page: async ({ page, allowedConsoleError, javaScriptEnabled, checkEachPage }, use) => {
     const problems: string[] = [];
     page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
     page.on("console", (message) => {
@@ -188,6 +191,7 @@ export const test = base.extend<{ allowedConsoleError: RegExp | null }>({
     const checked = new Set<string>();
     let queue = Promise.resolve();
     const check = () => {
+      if (!checkEachPage) return;
       queue = queue.then(async () => {
         const url = page.url();
         if (checked.has(url) || !/^https?:/.test(url)) return;

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { openDatabase } from "../../app/infra/db";
 import { migrations } from "../../migrations";
 import { migrateToLatest } from "../../server/db/migrate";
@@ -27,6 +27,16 @@ describe.each(engines)("on %s", (engine) => {
     expect(first.applied).toEqual(Object.keys(migrations));
     const second = await migrateToLatest(db);
     expect(second).toEqual({ wasEmpty: false, applied: [] });
+  });
+
+  it("starts a migrated database as the run's template, which is what the migrations make (ADR 059)", async () => {
+    expect(inject(engine === "pglite" ? "pgliteTemplate" : "postgresTemplate"), "the run's template").toBeTruthy();
+    const fromTemplate = await open();
+    const migratedHere = await open({ migrate: false });
+    await migrateToLatest(migratedHere.db);
+    const [template, here] = await Promise.all([schemaOf(fromTemplate.db), schemaOf(migratedHere.db)]);
+    expect(template.length).toBeGreaterThan(100);
+    expect(template).toEqual(here);
   });
 
   it.runIf(engine === "postgres")("opens PostgreSQL sessions without parallel workers or JIT (ADR 042, ADR 045)", async () => {
@@ -191,3 +201,18 @@ describe.each(engines)("on %s", (engine) => {
     expect(reported[1]!.parameters).toEqual([]);
   });
 });
+
+/** Every column, index, constraint and trigger of the public schema, one line each, sorted. */
+async function schemaOf(db: TestDatabase["db"]): Promise<string[]> {
+  const { rows } = await sql<{ line: string }>`
+    select concat_ws(' ', 'column', table_name, column_name, data_type, is_nullable, column_default) as line
+      from information_schema.columns where table_schema = 'public'
+    union all select concat_ws(' ', 'index', tablename, indexdef) from pg_indexes where schemaname = 'public'
+    union all select concat_ws(' ', 'constraint', conrelid::regclass::text, conname, pg_get_constraintdef(oid))
+      from pg_constraint where connamespace = 'public'::regnamespace
+    union all select concat_ws(' ', 'trigger', tgrelid::regclass::text, tgname) from pg_trigger
+      where not tgisinternal and tgrelid in (select oid from pg_class where relnamespace = 'public'::regnamespace)
+    union all select concat_ws(' ', 'migration', name) from kysely_migration
+    order by 1`.execute(db);
+  return rows.map((row) => row.line);
+}

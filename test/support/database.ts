@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import pg from "pg";
+import { inject } from "vitest";
 import { openDatabase, type DatabaseHandle } from "../../app/infra/db";
 import type { ImageStorage } from "../../app/infra/storage";
 import { migrateToLatest } from "../../server/db/migrate";
@@ -16,8 +18,10 @@ export interface TestDatabase extends DatabaseHandle {
 }
 
 /**
- * A fresh, empty database of its own for one test file: a new PostgreSQL database on the
- * TEST_DATABASE_URL server, or a new in-memory PGlite.
+ * A fresh database of its own for one test file: a new PostgreSQL database on the TEST_DATABASE_URL server, or a new
+ * in-memory PGlite; empty, or with every migration applied (`migrate`, the default). A migrated one starts as a copy
+ * of the run's migrated template (./database-templates.ts) where there is one: on TEST_DATABASE_URL's server, or the
+ * run's PGlite dump.
  */
 export async function createTestDatabase({
   engine = testEngine,
@@ -38,19 +42,24 @@ export async function createTestDatabase({
   let handle: DatabaseHandle;
   let drop = async () => {};
   let databaseUrl: string | undefined;
+  let migrated = false;
   if (engine === "postgres") {
     if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
     const name = `gm_test_${randomBytes(6).toString("hex")}`;
-    await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+    const template = migrate && adminUrl === process.env.TEST_DATABASE_URL ? inject("postgresTemplate") : undefined;
+    await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`));
+    migrated = template !== undefined;
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     databaseUrl = url.toString();
     handle = await openDatabase({ url: databaseUrl, poolMax: 5 });
     drop = () => withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   } else {
-    handle = await openDatabase({ dataDir: "memory://" });
+    const template = migrate ? inject("pgliteTemplate") : undefined;
+    handle = await openDatabase({ dataDir: "memory://", ...(template ? { loadDataDir: await fs.openAsBlob(template) } : {}) });
+    migrated = template !== undefined;
   }
-  if (migrate) await migrateToLatest(handle.db);
+  if (migrate && !migrated) await migrateToLatest(handle.db);
   if (seed) await seedDemoData(handle.db, { demoAccounts, storage });
   return {
     ...handle,

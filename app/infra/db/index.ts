@@ -40,6 +40,8 @@ export interface DatabaseOptions {
   url?: string;
   /** Where PGlite keeps its files; `memory://` keeps them in memory. */
   dataDir?: string;
+  /** PGlite only: starts from this copy of a data directory (a tar made by PGlite's `dumpDataDir`), not an empty one. */
+  loadDataDir?: Blob;
   poolMax?: number;
   slowQuery?: SlowQueryLog;
 }
@@ -177,6 +179,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const client = await PGlite.create({
       dataDir: dataDir.startsWith("memory://") ? dataDir : path.resolve(dataDir),
       parsers: { [INT8_OID]: parseInt8 },
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     });
     const dialect = new PGliteDialect(client);
     db = new Kysely<DB>({ dialect, log: slowQueryLogger(options.slowQuery) });

@@ -154,7 +154,9 @@ function jsonVariants(value: unknown, bad: string): Array<[unknown, "value" | "k
  * `lenient` names rows that answer every body alike by design (with why): for them, never a 5xx and nothing stored.
  */
 export function unstorableTextIsRefused(rows: Row[], world: () => Context, file: string, { lenient = {} }: { lenient?: Record<string, string> } = {}) {
-  describe("a NUL or a lone surrogate in any string, query or path answers 4xx and writes nothing", () => {
+  // The refusal comes before any query, so the engine cannot change it: `npm test`'s second engine's pass (PGlite after
+  // PostgreSQL, ADR 059) leaves this rule to the first.
+  describe.skipIf(process.env.TEST_SECOND_ENGINE_PASS === "1")("a NUL or a lone surrogate in any string, query or path answers 4xx and writes nothing", () => {
     it.each(rows.map((row) => [label(row), row] as const))("%s", async (_, row) => {
       const ctx = world();
       const app = serverOf(ctx, row);
