@@ -8,6 +8,7 @@ import { messages as text } from "~/lib/messages";
 import { looksLikeOffPlatformPayment } from "~/lib/off-platform";
 import { RealtimeEvent } from "~/lib/realtime-events";
 import type { ChatMessage } from "~/models/chat.server";
+import { untilAnswered } from "./catch-up";
 import { ChatSendError, createChatOutbox, newClientId, type ChatSendBody } from "./chat-outbox";
 import { inOrder, markWaiting, oldestStored, pendingMessage, withoutWaiting, type ShownMessage } from "./shown-messages";
 
@@ -62,13 +63,15 @@ export function useChatRoom(loaded: LoadedRoom) {
     void api.post(`/api/chat/rooms/${roomId}/mark-read`).catch(() => {});
   });
 
-  // After a reconnect, fetch what may have been missed: the server is the truth.
+  // After a reconnect, fetch what may have been missed: the server is the truth. A refusal (503 while it is busy) or a
+  // lost request is tried again until answered, or until the room is left or it reconnects again.
   useEffect(() => {
     if (reconnects === 0 || before) return;
-    api
-      .get<{ data: { messages: ChatMessage[] } }>(`/api/chat/messages?roomId=${roomId}`)
-      .then((result) => result && setShown((current) => inOrder([...current, ...result.data.messages])))
-      .catch(() => {});
+    const stop = new AbortController();
+    void untilAnswered(() => api.get<{ data: { messages: ChatMessage[] } }>(`/api/chat/messages?roomId=${roomId}`), { signal: stop.signal }).then((result) => {
+      if (result && !stop.signal.aborted) setShown((current) => inOrder([...current, ...result.data.messages]));
+    });
+    return () => stop.abort();
   }, [reconnects, api, roomId, before]);
 
   // Follow the conversation when a message is added at the end, not when older ones are prepended; and when the
