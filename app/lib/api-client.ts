@@ -3,6 +3,7 @@
  */
 import { FETCH_RETRY_ATTEMPTS, FETCH_RETRY_DELAY_MS } from "~/lib/constants";
 import { messages } from "~/lib/messages";
+import { sleep as defaultSleep } from "~/lib/sleep";
 
 /** Carries the HTTP status so callers can branch on it (e.g. /api/auth/me 404 = profile not set up). */
 export class ApiError extends Error {
@@ -39,8 +40,6 @@ export interface ApiRequestInit {
 
 export type ApiClient = ReturnType<typeof createApiClient>;
 
-/** Looked up at call time so fake timers installed after the client was built still apply. */
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function isAbortError(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { name?: unknown }).name === "AbortError";

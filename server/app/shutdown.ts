@@ -2,7 +2,7 @@ import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Server as SocketServer } from "socket.io";
 import { log } from "../../app/infra/logger.server";
-import { SOCKET_MOVE } from "../../app/lib/constants/chat";
+import { SOCKET_MOVE, socketsPerMoveWave } from "../../app/lib/constants/chat";
 import { RealtimeEvent } from "../../app/lib/realtime-events";
 import type { DrainGate } from "./draining";
 
@@ -84,7 +84,7 @@ export function gracefulShutdown({
  */
 async function tellSocketsToMove(io: SocketServer): Promise<void> {
   const toMove = [...io.of("/").sockets.values()];
-  const perWave = Math.max(SOCKET_MOVE.least, Math.ceil(toMove.length / SOCKET_MOVE.most));
+  const perWave = socketsPerMoveWave(toMove.length);
   for (let from = 0; from < toMove.length; from += perWave) {
     if (from > 0) await new Promise((resolve) => setTimeout(resolve, SOCKET_MOVE.gapMs));
     for (const socket of toMove.slice(from, from + perWave)) if (socket.connected) socket.emit(RealtimeEvent.move);

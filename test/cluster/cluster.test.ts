@@ -10,9 +10,9 @@ import { ledgerProblems } from "~/models/coins.server";
 import { ensureHaproxy, freePort, startCluster, type Cluster } from "../../server/cluster/cluster";
 import { ChatSendError, createChatOutbox, newClientId } from "../../app/routes/_chat.chat.$roomId/chat-outbox";
 import { createApiClient } from "../../app/lib/api-client";
-import { SOCKET_MOVE } from "../../app/lib/constants/chat";
+import { CHAT_CATCH_UP_PAUSES_MS, SOCKET_MOVE, socketsPerMoveWave } from "../../app/lib/constants/chat";
 import { moveNow, moveWhenAsked } from "../../app/lib/realtime-connection";
-import { CATCH_UP_PAUSES_MS, untilAnswered } from "../../app/routes/_chat.chat.$roomId/catch-up";
+import { untilAnswered } from "../../app/routes/_chat.chat.$roomId/catch-up";
 import { remoteMember } from "../support/auth";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 
@@ -223,7 +223,7 @@ class Client {
         }
         return response.json();
       });
-      if (body === undefined) throw new Error(`catch-up ${pathname}: no answer after ${CATCH_UP_PAUSES_MS.length + 1} tries`);
+      if (body === undefined) throw new Error(`catch-up ${pathname}: no answer after ${CHAT_CATCH_UP_PAUSES_MS.length + 1} tries`);
       return body;
     };
     for (const roomId of this.rooms) {
@@ -362,7 +362,6 @@ describe.skipIf(skipReason)(`two replicas behind HAProxy${skipReason ? ` (skippe
     // Both replicas carry members (leastconn spreads the sockets).
     for (const [, { sessions }] of spread) expect(sessions).toBeGreaterThan(MEMBERS / 5);
 
-
     // The burst: every member sends now and then through the browser's outbox: over its socket when connected, else
     // over HTTP, and again with the same client id until answered (ADR 051).
     const acked: Acked[] = [];
@@ -402,7 +401,7 @@ describe.skipIf(skipReason)(`two replicas behind HAProxy${skipReason ? ` (skippe
     // waves, but with both replicas staying; each reconnects, is recovered and catches up, while the others send.
     phase = "calibration";
     const calibrated = () => clients.filter((client) => client.reconnects.some((reconnect) => reconnect.phase === "calibration")).length;
-    const perWave = Math.max(SOCKET_MOVE.least, Math.ceil(clients.length / SOCKET_MOVE.most));
+    const perWave = socketsPerMoveWave(clients.length);
     for (let from = 0; from < clients.length; from += perWave) {
       for (const client of clients.slice(from, from + perWave)) moveNow(client.socket);
       await sleep(SOCKET_MOVE.gapMs);
@@ -544,10 +543,9 @@ describe.skipIf(skipReason)(`two replicas behind HAProxy${skipReason ? ` (skippe
       path.join(".test-reports", "cluster-details.txt"),
       [
         `undelivered (${missing.length}):`,
-        ...missing.map((delivery) => {
-          const message = acked.find((candidate) => candidate.id === delivery.id);
-          return `  message ${delivery.id} to member ${delivery.member}${message ? ` (acknowledged at ${message.at} s to member ${message.sender}${message.overHttp ? ", over HTTP" : ""})` : ""}`;
-        }),
+        ...missing.map(
+          (delivery) => `  message ${delivery.id} to member ${delivery.member} (acknowledged at ${delivery.at} s to member ${delivery.sender}${delivery.overHttp ? ", over HTTP" : ""})`,
+        ),
         ...missingMembers.map((member) => `  member ${member}: ${clients[member]!.history.join(", ")}`),
         `slower than ${bounds.slowest} ms (${slow.length}):`,
         ...slow.map((client) => `  ${client.reconnects.map((reconnect) => `${reconnect.ms} ms`).join(", ")}: ${client.history.join(", ")}`),

@@ -29,7 +29,7 @@ describe.each(engines)("on %s", (engine) => {
     expect(second).toEqual({ wasEmpty: false, applied: [] });
   });
 
-  it("starts a migrated database as the run's template, which is what the migrations make (ADR 059)", async () => {
+  it("starts a migrated database as the run's template, which is what the migrations make (ADR 060)", async () => {
     expect(inject(engine === "pglite" ? "pgliteTemplate" : "postgresTemplate"), "the run's template").toBeTruthy();
     const fromTemplate = await open();
     const migratedHere = await open({ migrate: false });

@@ -12,7 +12,7 @@ import type { Database, DB } from "../../app/infra/db/tables";
 import { migrateToLatest } from "../../server/db/migrate";
 
 /**
- * The integration tests' global setup (ADR 059): a database with every migration applied, made once per run, which
+ * The integration tests' global setup (ADR 060): a database with every migration applied, made once per run, which
  * each test's fresh database starts as (./database.ts) instead of running the migrations itself.
  *
  * - PGlite: a fresh in-memory PGlite spends 4-8 s of CPU on its initdb on this 2-core machine and 0.6 s on the
@@ -81,7 +81,7 @@ async function postgresTemplateOn(adminUrl: string, hash: string): Promise<strin
   await admin.connect();
   try {
     await admin.query("select pg_advisory_lock(hashtext('gamermatch test templates'))");
-    const { rows } = await admin.query<{ datname: string }>("select datname from pg_database where datname like 'gm\_template\_%'");
+    const { rows } = await admin.query<{ datname: string }>(String.raw`select datname from pg_database where datname like 'gm\_template\_%'`);
     for (const { datname } of rows.filter((row) => row.datname !== name)) await admin.query(`drop database if exists ${datname}`).catch(() => {});
     if (!rows.some((row) => row.datname === name)) {
       // Made under a name of its own and renamed once migrated: a run stopped half way leaves no half-made template.

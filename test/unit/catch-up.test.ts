@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CATCH_UP_PAUSES_MS, untilAnswered } from "~/routes/_chat.chat.$roomId/catch-up";
+import { CHAT_CATCH_UP_PAUSES_MS } from "~/lib/constants/chat";
+import { untilAnswered } from "~/routes/_chat.chat.$roomId/catch-up";
 
 describe("the fetch after a reconnect", () => {
   it("is tried again after each refusal, with growing pauses, until the server answers", async () => {
@@ -15,7 +16,7 @@ describe("the fetch after a reconnect", () => {
     );
     expect(answer).toBe("messages");
     expect(tries).toBe(4);
-    expect(pauses).toEqual(CATCH_UP_PAUSES_MS.slice(0, 3));
+    expect(pauses).toEqual(CHAT_CATCH_UP_PAUSES_MS.slice(0, 3));
   });
 
   it("gives up after the last pause, leaving it to the next reconnect", async () => {
@@ -28,7 +29,7 @@ describe("the fetch after a reconnect", () => {
       { sleep: async () => {} },
     );
     expect(answer).toBeUndefined();
-    expect(tries).toBe(CATCH_UP_PAUSES_MS.length + 1);
+    expect(tries).toBe(CHAT_CATCH_UP_PAUSES_MS.length + 1);
   });
 
   it("stops once the room is left or a newer reconnect takes over", async () => {

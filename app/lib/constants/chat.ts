@@ -28,6 +28,10 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
  * still there `waitMs` after the last wave are cut.
  */
 export const SOCKET_MOVE = { gapMs: 100, least: 3, most: 50, waitMs: 2_000 } as const;
+/** Sockets told to move in each wave, of `count` in all. */
+export const socketsPerMoveWave = (count: number) => Math.max(SOCKET_MOVE.least, Math.ceil(count / SOCKET_MOVE.most));
+/** Pauses between tries of a chat room's fetch after a reconnect: 1, 2, 4, 8 and 16 s; then the next reconnect tries again. */
+export const CHAT_CATCH_UP_PAUSES_MS = [1_000, 2_000, 4_000, 8_000, 16_000] as const;
 
 export const CHAT_RATE_LIMIT = { limit: 10, windowMs: 10_000 } as const;
 export const REALTIME_CONNECT_TIMEOUT_MS = 10_000;

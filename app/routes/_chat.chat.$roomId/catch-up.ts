@@ -1,7 +1,5 @@
-/** Pauses between tries of the fetch after a reconnect: 1, 2, 4, 8 and 16 s; then the next reconnect tries again. */
-export const CATCH_UP_PAUSES_MS = [1_000, 2_000, 4_000, 8_000, 16_000] as const;
-
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+import { CHAT_CATCH_UP_PAUSES_MS } from "~/lib/constants/chat";
+import { sleep as defaultSleep } from "~/lib/sleep";
 
 /**
  * Fetches what a reconnect may have missed until the server answers (docs/product.md#realtime): an event sent while
@@ -12,7 +10,7 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
  */
 export async function untilAnswered<T>(
   fetch: () => Promise<T>,
-  { signal, sleep = defaultSleep, pauses = CATCH_UP_PAUSES_MS }: { signal?: AbortSignal; sleep?: (ms: number) => Promise<void>; pauses?: readonly number[] } = {},
+  { signal, sleep = defaultSleep, pauses = CHAT_CATCH_UP_PAUSES_MS }: { signal?: AbortSignal; sleep?: (ms: number) => Promise<void>; pauses?: readonly number[] } = {},
 ): Promise<T | undefined> {
   for (let attempt = 0; ; attempt++) {
     if (signal?.aborted) return undefined;

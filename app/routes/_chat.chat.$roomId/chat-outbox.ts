@@ -3,6 +3,7 @@ import { ApiError, type ApiClient } from "~/lib/api-client";
 import { CHAT_SEND_ACK_TIMEOUT_MS, CHAT_SEND_RETRY } from "~/lib/constants/chat";
 import { messages } from "~/lib/messages";
 import { ClientEvent, type ChatSendAck } from "~/lib/realtime-events";
+import { sleep as defaultSleep } from "~/lib/sleep";
 import type { ChatMessage } from "~/models/chat.server";
 
 export interface ChatSendBody {
@@ -153,5 +154,3 @@ export function createChatOutbox({ socket: currentSocket, api, sleep = defaultSl
     waiting: () => queue.length,
   };
 }
-
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
