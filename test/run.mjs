@@ -2,8 +2,10 @@
 // then one closing line counted from the runners' own JSON reports: `Tests: N passed, M failed`.
 // With TEST_DATABASE_URL set, the integration tests run twice: on PostgreSQL and on PGlite, and the cluster test
 // (two replicas behind HAProxy, on PostgreSQL and Redis) runs after them.
-// `npm test -- --skip cluster --skip smoke` leaves out the cluster test and the @smoke flows, for a caller that runs
-// them in steps of its own (`.ci/run`: the cluster on the build this made, the smoke set against a production server).
+// The @smoke flows are not part of it: they repeat, as one journey per screen size, steps that other flows check, and
+// are a deployment's check (`npm run test:smoke`; `.ci/run` runs them against a production server), ADR 061.
+// `npm test -- --skip cluster` leaves out the cluster test, for a caller that runs it in a step of its own (`.ci/run`,
+// on the build this made).
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -17,7 +19,7 @@ const { ensureHaproxy } = await import("../server/cluster/haproxy.mjs");
 const { ensureChromium, ensureJapaneseFont } = await import("./support/chromium.mjs");
 const { ensureVideoEncoder } = await import("./support/ffmpeg.mjs");
 
-const PARTS = ["cluster", "smoke"];
+const PARTS = ["cluster"];
 /**
  * Integration files whose outcome does not depend on the database engine (ADR 059): with TEST_DATABASE_URL they run
  * once, on PostgreSQL, and the PGlite pass leaves them out. What they check is the HTTP surface, a protocol or a
@@ -196,7 +198,7 @@ if (!built) {
 }
 
 function playwright(chromiumPath) {
-  const e2eOk = run("playwright", "npx", ["playwright", "test", ...(skip.has("smoke") ? ["--grep-invert", "@smoke"] : [])], { ...process.env, CHROMIUM_PATH: chromiumPath, PLAYWRIGHT_JSON_OUTPUT_NAME: undefined });
+  const e2eOk = run("playwright", "npx", ["playwright", "test", "--grep-invert", "@smoke"], { ...process.env, CHROMIUM_PATH: chromiumPath, PLAYWRIGHT_JSON_OUTPUT_NAME: undefined });
   const e2e = readJson(path.join(reports, "e2e.json"));
   if (e2e?.stats) {
     passed += e2e.stats.expected + e2e.stats.flaky;

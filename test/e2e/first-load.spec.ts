@@ -1,16 +1,17 @@
 // ./scenes' `test` (plain Playwright) rather than ./fixtures': this spec counts bytes and checks no behaviour, and the
 // fixture would run axe-core on each of its 55 page loads, the checks accessibility.spec.ts already makes of the same pages.
-import { expect, type Browser } from "@playwright/test";
-import { FIRST_LOAD_BUDGET_KB, kb, largest, loadPage, signInContext, sizesOf } from "../support/first-load.mjs";
-import { fillPath, SCREEN_PAGES, test, type Scene } from "./scenes";
+import { expect, type Page } from "@playwright/test";
+import { firstVisit, FIRST_LOAD_BUDGET_KB, kb, largest, signInContext, sizesOf } from "../support/first-load.mjs";
+import { fillPath, SCREEN_PAGES, test } from "./scenes";
 import { local, NEEDS } from "./target";
 
 /**
  * The first-load JavaScript budget: on every page, a first visit fetches at most FIRST_LOAD_BUDGET_KB of
  * gzip'd JavaScript, signed out and signed in, counted as `npm run bench:first-load` counts it.
  *
- * The pages go in groups, one test per group (ADR 059): each page is still a first visit, in a browser context of its
- * own with an empty cache, but the groups share one test's set-up, and these contexts record no video or trace.
+ * The pages go in groups, one test per group (ADR 059). Each page is still a first visit: a group's pages take turns in
+ * one page of a context of its own (no video or trace), its cookies, storage, service worker and cache cleared before
+ * each and its caches bypassed (firstVisit, ADR 061), so nothing one page fetched is there for the next.
  */
 
 type State = "signedOut" | "signedIn";
@@ -25,31 +26,36 @@ for (const state of ["signedOut", "signedIn"] as const) {
   for (const group of chunks(patterns, GROUP_SIZE)) {
     test(`${label}, ${group.join(" ")} each fetch at most ${budgetKb} KB of gzip'd JavaScript`, local(NEEDS.testPayments, NEEDS.demoData), async ({ browser, baseURL, scene }) => {
       test.setTimeout(30_000 + group.length * 20_000);
-      for (const pattern of group) await checkFirstLoad(browser, baseURL!, scene, state, fillPath(pattern, scene.ids));
+      // As the test's own context would be: the project's device, locale and time zone.
+      const { viewport, userAgent, deviceScaleFactor, isMobile, hasTouch, locale, timezoneId, reducedMotion } = test.info().project.use;
+      const context = await browser.newContext({ viewport, userAgent, deviceScaleFactor, isMobile, hasTouch, locale, timezoneId, reducedMotion });
+      try {
+        const page = await context.newPage();
+        const signIn = state === "signedIn" ? () => signInContext(context, baseURL, scene.member) : undefined;
+        for (const pattern of group) await checkFirstLoad(page, baseURL!, state, fillPath(pattern, scene.ids), signIn);
+      } finally {
+        await context.close();
+      }
     });
   }
 }
 
-/** One page's first visit in a fresh context: the page itself answered, and its scripts within the budget. */
-async function checkFirstLoad(browser: Browser, baseURL: string, scene: Scene, state: State, path: string) {
+/** One page's first visit: the page itself answered, and its scripts within the budget. */
+async function checkFirstLoad(page: Page, baseURL: string, state: State, path: string, signIn?: () => Promise<void>) {
   const label = state === "signedIn" ? "signed in" : "signed out";
   const budgetKb = FIRST_LOAD_BUDGET_KB[state];
-  // As the test's own context would be: the project's device, locale and time zone.
-  const { viewport, userAgent, deviceScaleFactor, isMobile, hasTouch, locale, timezoneId, reducedMotion } = test.info().project.use;
-  const context = await browser.newContext({ viewport, userAgent, deviceScaleFactor, isMobile, hasTouch, locale, timezoneId, reducedMotion });
-  try {
-    if (state === "signedIn") await signInContext(context, baseURL, scene.member);
-    // The sizes do not change with waiting: a short quiet spell after hydration still catches what hydration starts
-    // (the realtime client, the member-only overlays) without the bench's 2 s per page.
-    const load = await loadPage(context, new URL(path, baseURL).href, { idleMs: 1000 });
-    // A guard's redirect to /login or an error page would measure another page.
-    expect.soft({ path: new URL(load.page.url()).pathname, status: load.status }, `${path} ${label} is the page itself`).toEqual({ path, status: 200 });
+  // The sizes do not change with waiting: a short quiet spell after hydration still catches what hydration starts
+  // (the realtime client, the member-only overlays) without the bench's 2 s per page.
+  const load = await firstVisit(page, new URL(path, baseURL).href, { idleMs: 1000, signIn });
+  // A guard's redirect to /login or an error page would measure another page.
+  expect.soft({ path: new URL(page.url()).pathname, status: load.status }, `${path} ${label} is the page itself`).toEqual({ path, status: 200 });
 
-    const sized = await sizesOf(load.scripts);
-    const gzip = sized.reduce((sum, script) => sum + script.gzip, 0);
-    const files = sized.length > 4 ? `${largest(sized, 4)}, … of ${sized.length} files` : largest(sized, 4);
-    expect.soft(gzip, `${path} ${label}: ${kb(gzip)} KB gz, budget ${budgetKb} KB (${files})`).toBeLessThanOrEqual(budgetKb * 1024);
-  } finally {
-    await context.close();
-  }
+  // What every page runs is in the count: a recording that missed the page's own scripts would pass any budget.
+  const files = load.scripts.map((script) => script.file);
+  for (const shared of [/^entry\.client-/, /^framework-/, /^shell-/]) expect.soft(files.some((file) => shared.test(file)), `${path} ${label} fetched ${shared.source}`).toBe(true);
+
+  const sized = await sizesOf(load.scripts);
+  const gzip = sized.reduce((sum, script) => sum + script.gzip, 0);
+  const biggest = sized.length > 4 ? `${largest(sized, 4)}, … of ${sized.length} files` : largest(sized, 4);
+  expect.soft(gzip, `${path} ${label}: ${kb(gzip)} KB gz, budget ${budgetKb} KB (${biggest})`).toBeLessThanOrEqual(budgetKb * 1024);
 }
