@@ -7,10 +7,13 @@ import { fileURLToPath } from "node:url";
 export const MAX_LINES = 400;
 export const FOLDERS = ["app", "server"];
 
-/** The files allowed over the limit, each with its reason; an entry goes once its file is split. */
-export const EXCEPTIONS = {
-  "server/auth/local-auth.ts": "the embedded auth server's endpoints; its split into one file per group of endpoints is a piece of work of its own",
-};
+/**
+ * The files allowed over the limit, each with its reason; an entry goes once its file is split. There is none: the
+ * last, server/auth/local-auth.ts, went with the auth server's split (ADR 062). FILE_LENGTH_EXCEPTIONS (a JSON object
+ * of the same shape) stands in for the list, so that test/unit/file-lengths.test.ts can show how an entry works
+ * while the list is empty.
+ */
+export const EXCEPTIONS = process.env.FILE_LENGTH_EXCEPTIONS ? JSON.parse(process.env.FILE_LENGTH_EXCEPTIONS) : {};
 
 /** Lines as `wc -l` counts them for a file that ends with a newline; a last line without one counts too. */
 export function countLines(text) {

@@ -5,7 +5,7 @@ import { outboundRequest, type OutboundPolicy } from "./outbound";
 /**
  * Discord as an OAuth 2.0 authorization server (ADR 039), through oauth4webapi with the endpoints named:
  * `DISCORD_URL` is https://discord.com in production and a stand-in in tests and staging. The embedded auth server
- * (server/auth/local-auth.ts) is its only user: it sends the browser to `authorizeUrl`, then trades the code for a
+ * (server/auth/external.ts) is its only user: it sends the browser to `authorizeUrl`, then trades the code for a
  * token and reads who signed in and which servers they are in.
  */
 

@@ -1,12 +1,13 @@
 import { sql } from "kysely";
 import type { Database } from "~/infra/db/tables";
-import { discordGuildIconUrl } from "~/infra/discord";
-import { SHARED_GUILDS_SHOWN } from "~/lib/constants";
+import { discordGuildIconUrl, type DiscordGuild } from "~/infra/discord";
+import { DISCORD_GUILDS_MAX, SHARED_GUILDS_SHOWN } from "~/lib/constants";
+import { isStorableText } from "~/lib/validation/fields";
 
 /**
- * The Discord servers a gamer is in: kept from their last Discord sign-in (server/auth/local-auth.ts writes
- * them), shown on a profile only as the servers it shares with the viewer, and only when both turned that on in
- * `/settings/privacy` (off by default). Nothing else about them leaves the database.
+ * The Discord servers a gamer is in: kept from their last Discord sign-in (the embedded auth server's callback writes
+ * them with `replaceDiscordGuilds`), shown on a profile only as the servers it shares with the viewer, and only when
+ * both turned that on in `/settings/privacy` (off by default). Nothing else about them leaves the database.
  */
 
 export interface SharedGuild {
@@ -84,4 +85,20 @@ export async function getGuildPrivacy({ db, userId }: { db: Database; userId: st
 /** Turns showing shared servers on profiles on or off. */
 export async function setShowDiscordGuilds({ db, userId, show }: { db: Database; userId: string; show: boolean }) {
   await db.updateTable("users").set({ show_discord_guilds: show, updated_at: sql<Date>`now()` }).where("id", "=", userId).execute();
+}
+
+/**
+ * The servers as Discord lists them at a sign-in, in its transaction: refreshed every time, so one left is gone from
+ * profiles. At most DISCORD_GUILDS_MAX, and none whose name is not text the product stores.
+ */
+export async function replaceDiscordGuilds(trx: Database, { userId, identityId, guilds }: { userId: string; identityId: string; guilds: readonly DiscordGuild[] }) {
+  await trx.deleteFrom("discord_guilds").where("user_id", "=", userId).execute();
+  const kept = guilds.slice(0, DISCORD_GUILDS_MAX).filter((guild) => isStorableText(guild.name));
+  if (kept.length) {
+    await trx
+      .insertInto("discord_guilds")
+      .values(kept.map((guild) => ({ user_id: userId, guild_id: guild.id, identity_id: identityId, name: guild.name, icon: guild.icon })))
+      .onConflict((oc) => oc.columns(["user_id", "guild_id"]).doNothing())
+      .execute();
+  }
 }

@@ -5,8 +5,8 @@ import { databaseUnavailable, isConnectionError } from "../../app/infra/db/error
 import { log } from "../../app/infra/logger.server";
 
 /**
- * The Supabase Auth endpoints supabase-js talks to, when the app is its own auth server (server/auth/local-auth.ts),
- * as Express middleware for /auth/v1.
+ * The Supabase Auth endpoints supabase-js talks to, when the app is its own auth server (server/auth/api.ts,
+ * its routes in one table), as Express middleware for /auth/v1.
  */
 export function embeddedAuth(localAuth: LocalAuthHandler): express.RequestHandler {
   return async (req, res, next) => {

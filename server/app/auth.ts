@@ -2,7 +2,7 @@ import { createAuthService, type AuthService, type LocalAuthHandler } from "../.
 import type { AppConfig } from "../../app/infra/config";
 import type { DatabaseHandle } from "../../app/infra/db";
 import { createDiscordClient, type DiscordClient } from "../../app/infra/discord";
-import { createLocalAuthHandler } from "../auth/local-auth";
+import { createLocalAuthHandler } from "../auth/api";
 
 export interface AppAuth {
   auth: AuthService;

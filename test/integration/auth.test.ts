@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PASSWORD, signUp, supabaseFor, uniqueEmail } from "../support/auth";
 import { startTestServer, type TestServer } from "../support/server";
-import { signInDelayMs } from "../../server/auth/local-auth";
+import { signInDelayMs } from "../../server/auth/limits";
 
 let app: TestServer;
 beforeAll(async () => {

@@ -19,8 +19,12 @@ function tree(files: Record<string, number>) {
   return dir;
 }
 
+/** The list of exceptions is empty since the auth server's split (ADR 062); these trees bring their own. */
+const exceptions = { "server/auth/local-auth.ts": "a file the tests allow over the limit" };
+
 function check(dir: string) {
-  const result = spawnSync(process.execPath, [script, dir], { encoding: "utf8" });
+  const env = { ...process.env, FILE_LENGTH_EXCEPTIONS: JSON.stringify(exceptions) };
+  const result = spawnSync(process.execPath, [script, dir], { encoding: "utf8", env });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 

@@ -40,7 +40,7 @@ export interface RequestInfo {
 }
 
 /**
- * The embedded auth server's endpoints (/auth/v1/*, server/auth/local-auth.ts) as one fetch handler. The host makes
+ * The embedded auth server's endpoints (/auth/v1/*, server/auth/api.ts) as one fetch handler. The host makes
  * it and hands it in, so that this module, which models and routes stand on, does not stand on the auth server.
  */
 export type LocalAuthHandler = (request: Request, info: { clientIp: string }) => Promise<Response>;

@@ -1,7 +1,10 @@
 import type { ColumnType, Generated } from "kysely";
 import type { CreatedAt, Timestamp, UpdatedAt } from "./columns";
 
-/** The embedded auth server's accounts, sessions and sign-in flows (server/auth/local-auth.ts), and its rate limits. */
+/**
+ * The embedded auth server's accounts, sessions and sign-in flows (server/auth/, its queries in app/models/auth/), and
+ * its rate limits.
+ */
 
 export interface AuthUsersTable {
   id: Generated<string>;

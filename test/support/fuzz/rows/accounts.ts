@@ -4,9 +4,9 @@ import { PASSWORD, uniqueEmail } from "../../auth";
 import { bodyless, formBody, formExample, get, honeypot, json, jsonBody, jsonExample, nastyString, nastyValue, NUL, post, queryString, type Row, segment, text, uuidLike } from "../generators";
 
 /** Accounts: the /api/auth routes, sign-up, sign-in, passwords and email, leaving, privacy, sign-out, the inquiry
- * form, unknown pages, and every endpoint of the local auth server (server/auth/local-auth.ts), Discord's OAuth flow
- * included (against a Discord that is never reached: an unknown state never gets that far, and /authorize only stores a
- * flow and names Discord's URL). */
+ * form, unknown pages, and every endpoint of the local auth server (the route table in server/auth/api.ts), Discord's
+ * OAuth flow included (against a Discord that is never reached: an unknown state never gets that far, and /authorize
+ * only stores a flow and names Discord's URL). */
 export const accountsRows: Row[] = [
   { route: "routes/api.auth.me", method: "GET", as: "bearer", request: () => get("/api/auth/me", queryString({ x: nastyString })) },
   { route: "routes/api.auth.token", method: "GET", as: "bearer", request: () => get("/api/auth/token", queryString({ x: nastyString })) },

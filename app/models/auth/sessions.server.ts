@@ -1,0 +1,77 @@
+import { sql } from "kysely";
+import type { Database } from "~/infra/db/tables";
+
+/**
+ * The embedded auth server's sessions (`auth_sessions`), as GoTrue's models/sessions.go keeps them: one per sign-in,
+ * revoked with a reason, never deleted. The queries only, each in the executor it is given (ADR 062).
+ */
+
+/** Why a session ended, as `revoked_reason` says it. */
+export type RevokedReason = "logout" | "password_changed" | "refresh_token_reused";
+
+/** A new session of the user, begun by `method` ("password", "recovery" …). */
+export async function insertSession(trx: Database, { userId, method }: { userId: string; method: string }) {
+  return trx.insertInto("auth_sessions").values({ user_id: userId, method }).returning("id").executeTakeFirstOrThrow();
+}
+
+/** A bearer token's session with its account, as the caller is checked: revoked or left is for the caller to judge. */
+export async function findSessionWithUser(executor: Database, { sessionId, userId }: { sessionId: string; userId: string }) {
+  return executor
+    .selectFrom("auth_sessions as s")
+    .innerJoin("auth_users as u", "u.id", "s.user_id")
+    .select([
+      "s.revoked_at",
+      "s.method",
+      "u.id",
+      "u.email",
+      "u.user_metadata",
+      "u.created_at",
+      "u.updated_at",
+      "u.last_sign_in_at",
+      "u.email_confirmed_at",
+      "u.deleted_at",
+      sql<boolean>`u.password_hash is not null`.as("has_password"),
+    ])
+    .where("s.id", "=", sessionId)
+    .where("u.id", "=", userId)
+    .executeTakeFirst();
+}
+
+export async function markSessionRefreshed(trx: Database, sessionId: string) {
+  await trx.updateTable("auth_sessions").set({ refreshed_at: sql<Date>`now()` }).where("id", "=", sessionId).execute();
+}
+
+/** What a session began as from now on (a recovery session that has set its password is an ordinary one). */
+export async function setSessionMethod(trx: Database, { sessionId, method }: { sessionId: string; method: string }) {
+  await trx.updateTable("auth_sessions").set({ method }).where("id", "=", sessionId).execute();
+}
+
+export async function revokeSession(trx: Database, { sessionId, reason }: { sessionId: string; reason: RevokedReason }) {
+  await trx.updateTable("auth_sessions").set({ revoked_at: sql<Date>`now()`, revoked_reason: reason }).where("id", "=", sessionId).execute();
+}
+
+/** Every live session of the user but `keepSessionId`. */
+export async function revokeOtherSessions(trx: Database, { userId, keepSessionId, reason }: { userId: string; keepSessionId: string; reason: RevokedReason }) {
+  await trx
+    .updateTable("auth_sessions")
+    .set({ revoked_at: sql<Date>`now()`, revoked_reason: reason })
+    .where("user_id", "=", userId)
+    .where("id", "<>", keepSessionId)
+    .where("revoked_at", "is", null)
+    .execute();
+}
+
+/**
+ * Sign-out's sessions, by supabase-js's `scope`: `local` the caller's session, `others` the user's other live
+ * sessions, anything else (`global`) all of the user's live sessions.
+ */
+export async function revokeSessionsInScope(db: Database, { scope, sessionId, userId }: { scope: string; sessionId: string; userId: string }) {
+  let query = db.updateTable("auth_sessions").set({ revoked_at: sql<Date>`now()`, revoked_reason: "logout" }).where("revoked_at", "is", null);
+  if (scope === "local") query = query.where("id", "=", sessionId);
+  else if (scope === "others") query = query.where("user_id", "=", userId).where("id", "<>", sessionId);
+  else query = query.where("user_id", "=", userId);
+  await query.execute();
+}
+
+/** A session as `findSessionWithUser` reads it. */
+export type SessionWithUser = NonNullable<Awaited<ReturnType<typeof findSessionWithUser>>>;
