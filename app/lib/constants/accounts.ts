@@ -42,8 +42,9 @@ export const MFA_FACTOR_EXPIRY_MS = 5 * 60_000;
 /** A friendly name's length at most. */
 export const MFA_FRIENDLY_NAME_MAX = 100;
 /**
- * Codes tried against factors: 5 per factor and 15 per client address in 15 minutes, then 429, so six digits (a
- * million codes, three of them valid at a time) cannot be guessed. Challenges: 15 per factor, 30 per address.
+ * Codes tried against factors: 10 per factor and 30 per client address in 15 minutes, then 429, so six digits (a
+ * million codes, three of them valid at a time) cannot be guessed: about 1 in 33,000 a factor a window. Challenges:
+ * 20 per factor, 60 per address.
  */
-export const MFA_VERIFY_RATE_LIMIT = { perFactor: 5, perIp: 15, windowMs: 15 * 60_000 } as const;
-export const MFA_CHALLENGE_RATE_LIMIT = { perFactor: 15, perIp: 30, windowMs: 15 * 60_000 } as const;
+export const MFA_VERIFY_RATE_LIMIT = { perFactor: 10, perIp: 30, windowMs: 15 * 60_000 } as const;
+export const MFA_CHALLENGE_RATE_LIMIT = { perFactor: 20, perIp: 60, windowMs: 15 * 60_000 } as const;
