@@ -53,7 +53,8 @@ export const enrollParams = z.object({
  */
 export const enrollFactor: Handler<z.output<typeof enrollParams>> = async (api, req, { friendly_name: friendlyName, issuer }) => {
   const { user } = signedIn(req);
-  const key = await generateTotpKey({ issuer: issuer || new URL(api.siteUrl()).host, accountName: user.email });
+  // GoTrue's default issuer is SITE_URL's host; without its port, which would read as the label's `issuer:` part.
+  const key = await generateTotpKey({ issuer: issuer || new URL(api.siteUrl()).hostname, accountName: user.email });
   const factor = await api.db.transaction().execute(async (trx) => {
     await lockUserDeleted(trx, user.id);
     await deleteStaleFactors(trx, new Date(api.clock().getTime() - MFA_FACTOR_EXPIRY_MS));

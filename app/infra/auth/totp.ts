@@ -20,8 +20,22 @@ const WINDOW = 1;
 export async function generateTotpKey({ issuer, accountName }: { issuer: string; accountName: string }) {
   const totp = new TOTP({ issuer, label: accountName, algorithm: ALGORITHM, digits: DIGITS, period: TOTP_PERIOD_SECONDS, secret: new Secret({ size: 20 }) });
   const uri = totp.toString();
-  const qrCode = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "H" });
-  return { secret: totp.secret.base32, uri, qrCode };
+  return { secret: totp.secret.base32, uri, qrCode: await qrSvg(uri) };
+}
+
+/**
+ * The URI's QR code as SVG, with GoTrue's high error correction; a long URI (a long issuer or address, in many bytes
+ * of UTF-8) that does not fit at that level gets less correction rather than no code.
+ */
+async function qrSvg(uri: string) {
+  for (const errorCorrectionLevel of ["H", "M"] as const) {
+    try {
+      return await QRCode.toString(uri, { type: "svg", errorCorrectionLevel });
+    } catch {
+      // Too long for this level: try the next.
+    }
+  }
+  return QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "L" });
 }
 
 /**
