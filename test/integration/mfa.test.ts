@@ -106,7 +106,7 @@ describe("TOTP factors with supabase-js against the embedded auth", () => {
 
     const level = await supabase.auth.mfa.getAuthenticatorAssuranceLevel();
     expect(level.data).toMatchObject({ currentLevel: "aal2", nextLevel: "aal2" });
-    expect(level.data!.currentAuthenticationMethods.map((entry) => entry.method)).toEqual(["totp", "password"]);
+    expect(level.data!.currentAuthenticationMethods.map((entry) => (typeof entry === "string" ? entry : entry.method))).toEqual(["totp", "password"]);
 
     const refreshed = await supabase.auth.refreshSession();
     expect(refreshed.error).toBeNull();
