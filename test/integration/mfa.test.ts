@@ -157,6 +157,19 @@ describe("TOTP factors with supabase-js against the embedded auth", () => {
     expect(twice.error).toMatchObject({ status: 422, code: "mfa_ip_address_mismatch" });
   });
 
+  it("accepts a code once when two verifies of it race", async () => {
+    const { session, address } = await member();
+    const headers = { Authorization: `Bearer ${session.access_token}`, "Content-Type": "application/json", "X-Forwarded-For": address };
+    const post = (path: string, body: unknown) => app.request(`/auth/v1${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+    const factor = await (await post("/factors", { factor_type: "totp" })).json();
+    const challenges = await Promise.all([1, 2].map(async () => (await post(`/factors/${factor.id}/challenge`, {})).json()));
+    const code = codeAt(factor.totp.secret);
+    const answers = await Promise.all(challenges.map((challenge) => post(`/factors/${factor.id}/verify`, { challenge_id: challenge.id, code })));
+    const bodies = await Promise.all(answers.map((answer) => answer.json()));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 422]);
+    expect(bodies.find((body) => body.error_code)?.error_code).toBe("mfa_verification_failed");
+  });
+
   it("answers another user's factor as a missing one", async () => {
     const owner = await member();
     const factor = await enroll(owner.supabase);
