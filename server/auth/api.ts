@@ -10,6 +10,8 @@ import { json } from "./helpers";
 import { deleteIdentity, linkIdentity } from "./identity";
 import { recoverLimit } from "./limits";
 import { logout } from "./logout";
+import { challengeFactor, enrollFactor, enrollParams, unenrollFactor } from "./mfa";
+import { verifyFactor, verifyFactorParams } from "./mfa-verify";
 import { credentialsParams } from "./params";
 import { recover, recoverParams } from "./recover";
 import { matchRoute, route, runRoute } from "./router";
@@ -23,7 +25,8 @@ import { verify, verifyParams } from "./verify";
  * The part of the Supabase Auth (GoTrue) HTTP API that supabase-js uses, served by the app itself
  * when no hosted Supabase is configured (docs/product.md#accounts): signup, password and refresh-token grants,
  * the current user and its update (password, address, metadata), password recovery, one-time links, logout, and
- * signing in with Discord by GoTrue's OAuth flow with PKCE, its identities, linking and unlinking (ADR 039).
+ * signing in with Discord by GoTrue's OAuth flow with PKCE, its identities, linking and unlinking (ADR 039), and TOTP
+ * factors for two-step verification (ADR 063).
  * Requests and responses have GoTrue's shapes, errors included, so supabase-js and @supabase/ssr
  * work against it unchanged. Mails go through the outbox in the same transaction (ADR 027).
  *
@@ -51,8 +54,12 @@ export const routes = [
   route({ method: "PUT", path: "/user", session: true, params: userUpdateParams, handler: userUpdate }),
   route({ method: "GET", path: "/user/identities/authorize", session: true, handler: linkIdentity }),
   route({ method: "DELETE", path: "/user/identities/{identity_id}", session: true, handler: deleteIdentity }),
-  // The second part of issue 48 adds the TOTP factors here: POST /factors, and under /factors/{factor_id}
-  // /challenge, /verify and DELETE, each with `session: true` (GoTrue's mfa.go).
+  // TOTP factors (mfa.go, ADR 063). Challenge and verify check their limits in the handler, once the factor is
+  // known to be the caller's (GoTrue's loadFactor runs before its limiters).
+  route({ method: "POST", path: "/factors", session: true, params: enrollParams, handler: enrollFactor }),
+  route({ method: "POST", path: "/factors/{factor_id}/challenge", session: true, handler: challengeFactor }),
+  route({ method: "POST", path: "/factors/{factor_id}/verify", session: true, params: verifyFactorParams, handler: verifyFactor }),
+  route({ method: "DELETE", path: "/factors/{factor_id}", session: true, handler: unenrollFactor }),
 ];
 
 export function createLocalAuthHandler({

@@ -34,6 +34,14 @@ export const ErrorCode = {
   BadCodeVerifier: "bad_code_verifier",
   InvalidCredentials: "invalid_credentials",
   EmailAddressNotProvided: "email_address_not_provided",
+  // TOTP factors (mfa.go).
+  TooManyEnrolledMFAFactors: "too_many_enrolled_mfa_factors",
+  MFAFactorNameConflict: "mfa_factor_name_conflict",
+  MFAFactorNotFound: "mfa_factor_not_found",
+  MFAIPAddressMismatch: "mfa_ip_address_mismatch",
+  MFAChallengeExpired: "mfa_challenge_expired",
+  MFAVerificationFailed: "mfa_verification_failed",
+  InsufficientAAL: "insufficient_aal",
   // Our own, where GoTrue has no code of its own for the case: a new address that is the current one, a second
   // Discord account for one account, Discord failing during the callback, and a path the server does not serve.
   SameEmail: "same_email",

@@ -1,7 +1,7 @@
-import { RECOVER_RATE_LIMIT, SIGN_IN_ACCOUNT_DELAY, SIGN_IN_RATE_LIMIT } from "../../app/lib/constants";
+import { MFA_CHALLENGE_RATE_LIMIT, MFA_VERIFY_RATE_LIMIT, RECOVER_RATE_LIMIT, SIGN_IN_ACCOUNT_DELAY, SIGN_IN_RATE_LIMIT } from "../../app/lib/constants";
 import { messages } from "../../app/lib/messages";
 import { sleep } from "../../app/lib/sleep";
-import { countRateLimitEvents } from "../../app/models/rate-limit.server";
+import { countRateLimitEvents, recordRateLimitEvent } from "../../app/models/rate-limit.server";
 import type { AuthApi, Limit } from "./context";
 import { AuthError, ErrorCode } from "./errors";
 
@@ -67,3 +67,20 @@ export async function emailChangeLimit(api: AuthApi, userId: string) {
   const [sent] = await countRateLimitEvents({ db: api.db, buckets: emailChangeBuckets(userId), windowMs: RECOVER_RATE_LIMIT.windowMs });
   if (sent! >= RECOVER_RATE_LIMIT.perEmail) throw new AuthError(429, ErrorCode.OverEmailSendRateLimit, messages.auth.mailRateLimited);
 }
+
+/**
+ * A factor's challenges and verifications (GoTrue's FactorChallenge and FactorVerify limiters), per client address
+ * and per factor (ADR 063). Every attempt counts, and is recorded before it is counted: two attempts at once both
+ * see each other, so no more than the limit are ever let through, and six digits cannot be guessed. Checked once the
+ * factor is known to be the caller's, so nobody can spend the limit of another user's factor.
+ */
+async function mfaLimit(api: AuthApi, kind: "verify" | "challenge", { clientIp, factorId }: { clientIp: string; factorId: string }) {
+  const { perFactor, perIp, windowMs } = kind === "verify" ? MFA_VERIFY_RATE_LIMIT : MFA_CHALLENGE_RATE_LIMIT;
+  const buckets = [`mfa-${kind}:ip:${clientIp}`, `mfa-${kind}:factor:${factorId}`];
+  await recordRateLimitEvent({ db: api.db, buckets });
+  const [byIp, byFactor] = await countRateLimitEvents({ db: api.db, buckets, windowMs });
+  if (byIp! > perIp || byFactor! > perFactor) throw new AuthError(429, ErrorCode.OverRequestRateLimit, messages.auth.mfaRateLimited);
+}
+
+export const mfaVerifyLimit = (api: AuthApi, target: { clientIp: string; factorId: string }) => mfaLimit(api, "verify", target);
+export const mfaChallengeLimit = (api: AuthApi, target: { clientIp: string; factorId: string }) => mfaLimit(api, "challenge", target);

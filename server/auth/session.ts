@@ -4,7 +4,7 @@ import type { Database } from "../../app/infra/db/tables";
 import { messages } from "../../app/lib/messages";
 import { formatDateTime } from "../../app/lib/time";
 import { insertRefreshToken } from "../../app/models/auth/refresh-tokens.server";
-import { insertSession } from "../../app/models/auth/sessions.server";
+import { insertSession, readSessionAssurance } from "../../app/models/auth/sessions.server";
 import { markSignedIn, readModerationState, type AuthUserRow } from "../../app/models/auth/users.server";
 import type { AuthApi } from "./context";
 import { AuthError, ErrorCode } from "./errors";
@@ -16,11 +16,26 @@ import { goTrueUser } from "./user-json";
  * for it (an access token, a refresh token and the user), as GoTrue's token.go issues them.
  */
 
-/** An access token and a new refresh token for the session (its first, or the child of `parentId`), in `executor`. */
+/**
+ * An access token and a new refresh token for the session (its first, or the child of `parentId`), in `executor`.
+ * The token says the session's level as the database has it (GoTrue's CalculateAALAndAMR): at aal2, `amr` names the
+ * factor's `totp` first, then the sign-in.
+ */
 export async function issueSession(api: AuthApi, { user, sessionId, issuer, parentId, executor }: { user: AuthUserRow; sessionId: string; issuer: string; parentId: number | null; executor: Database }) {
   const refreshToken = randomBytes(32).toString("base64url");
   await insertRefreshToken(executor, { tokenHash: sha256(refreshToken), sessionId, parentId });
+  const assurance = await readSessionAssurance(executor, sessionId);
+  const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+  const amr =
+    assurance.aal === "aal2" && assurance.mfa_verified_at
+      ? [
+          { method: "totp", timestamp: seconds(assurance.mfa_verified_at) },
+          { method: "password", timestamp: seconds(assurance.created_at) },
+        ]
+      : undefined;
   const { token, expiresAt } = await signAccessToken({
+    aal: assurance.aal,
+    amr,
     secret: api.jwtSecret,
     issuer,
     userId: user.id,

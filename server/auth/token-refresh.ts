@@ -20,6 +20,8 @@ export const refreshTokenGrant: Handler<z.output<typeof refreshParams>> = async 
   const result = await api.db.transaction().execute(async (trx) => {
     const token = await lockRefreshToken(trx, sha256(presented));
     if (!token || token.revoked_at) return { error: "invalid" as const };
+    // Issued before the session's level changed (a factor verified): GoTrue refuses it as spent, the session kept.
+    if (token.superseded_at) return { error: "superseded" as const };
     await refuseStopped(api, trx, token.user_id);
     const user = {
       id: token.user_id,
@@ -47,7 +49,7 @@ export const refreshTokenGrant: Handler<z.output<typeof refreshParams>> = async 
     return { session: await issueSession(api, { user, sessionId: token.session_id, issuer, parentId: token.id, executor: trx }) };
   });
   if ("error" in result) {
-    const code = result.error === "reused" ? ErrorCode.RefreshTokenAlreadyUsed : ErrorCode.RefreshTokenNotFound;
+    const code = result.error === "reused" || result.error === "superseded" ? ErrorCode.RefreshTokenAlreadyUsed : ErrorCode.RefreshTokenNotFound;
     throw new AuthError(400, code, messages.auth.sessionExpired);
   }
   return json(result.session);

@@ -1,4 +1,5 @@
 import type { Database } from "../../app/infra/db/tables";
+import { listFactors, type FactorRow } from "../../app/models/auth/factors.server";
 import { listIdentities, type IdentityRow } from "../../app/models/auth/identities.server";
 import type { AuthUserRow } from "../../app/models/auth/users.server";
 
@@ -40,12 +41,24 @@ function providerIdentity(identity: IdentityRow) {
   };
 }
 
+/** A factor as GoTrue lists it in `user.factors` (models/factor.go), its secret never. */
+function factorJson(factor: FactorRow) {
+  return {
+    id: factor.id,
+    friendly_name: factor.friendly_name,
+    factor_type: factor.factor_type,
+    status: factor.status,
+    created_at: factor.created_at.toISOString(),
+    updated_at: factor.updated_at.toISOString(),
+  };
+}
+
 /**
  * A user object as GoTrue returns it, with its identities: the e-mail one while the account has a password, and one
  * per linked provider. `app_metadata.provider` is the way the account was made: an identity made in the account's
  * own transaction (the same `now()`) made it.
  */
-export function toGoTrueUser(user: AuthUserRow, identities: IdentityRow[], extra: Record<string, unknown> = {}) {
+export function toGoTrueUser(user: AuthUserRow, identities: IdentityRow[], extra: Record<string, unknown> = {}, factors: FactorRow[] = []) {
   const created = user.created_at.toISOString();
   const confirmed = user.email_confirmed_at?.toISOString() ?? null;
   const listed = [...(user.has_password ? [emailIdentity(user)] : []), ...identities.map(providerIdentity)];
@@ -62,6 +75,8 @@ export function toGoTrueUser(user: AuthUserRow, identities: IdentityRow[], extra
     app_metadata: { provider: madeBy, providers: [...new Set(listed.map((identity) => identity.provider))] },
     user_metadata: user.user_metadata,
     identities: listed,
+    // GoTrue leaves `factors` out while there are none (omitempty); supabase-js reads it as [] then.
+    ...(factors.length > 0 ? { factors: factors.map(factorJson) } : {}),
     created_at: created,
     updated_at: user.updated_at.toISOString(),
     is_anonymous: false,
@@ -69,7 +84,7 @@ export function toGoTrueUser(user: AuthUserRow, identities: IdentityRow[], extra
   };
 }
 
-/** The user as GoTrue answers it, with its identities read in `executor` (a transaction sees its own writes). */
+/** The user as GoTrue answers it, with its identities and factors read in `executor` (a transaction sees its own writes). */
 export async function goTrueUser(executor: Database, user: AuthUserRow, extra: Record<string, unknown> = {}) {
-  return toGoTrueUser(user, await listIdentities(executor, user.id), extra);
+  return toGoTrueUser(user, await listIdentities(executor, user.id), extra, await listFactors(executor, user.id));
 }

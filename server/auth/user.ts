@@ -3,6 +3,7 @@ import { hashPassword, verifyPassword } from "../../app/infra/auth/passwords";
 import { CONFIRMATION_LINK_TTL_MS, PASSWORD_INPUT_MAX } from "../../app/lib/constants";
 import { messages } from "../../app/lib/messages";
 import { issueOneTimeToken } from "../../app/models/auth/one-time-tokens.server";
+import { hasVerifiedFactor } from "../../app/models/auth/factors.server";
 import { revokeOtherSessions, setSessionMethod } from "../../app/models/auth/sessions.server";
 import { findUserIdByEmail, readPasswordHash, readUser, readUserMetadata, setPasswordHash, setUserMetadata } from "../../app/models/auth/users.server";
 import { enqueueMail } from "../../app/models/mail-outbox.server";
@@ -62,6 +63,7 @@ export const userUpdate: Handler<z.output<typeof userUpdateParams>> = async (api
   const { db, clock } = api;
   // Everything that can refuse the update is checked before anything is written: a refusal changes nothing (but
   // count a wrong current password, as a failed sign-in).
+  await requireAal2ForCredentials(api, user, params);
   const newEmail = params.email !== undefined ? await checkEmailChange(api, user, params.email) : undefined;
   const data = params.data;
   if (data !== undefined) mergeMetadata((await readUserMetadata(db, user.id)).user_metadata, data);
@@ -106,6 +108,19 @@ export const userUpdate: Handler<z.output<typeof userUpdateParams>> = async (api
   }
   return json(await goTrueUser(db, await readUser(db, user.id), extra));
 };
+
+/**
+ * As GoTrue's user.go: with a verified factor, an aal1 session may change the metadata but not the password or the
+ * address (401 `insufficient_aal`), so a stolen password alone cannot take the account over.
+ */
+async function requireAal2ForCredentials(api: AuthApi, user: { id: string; email: string; aal: string }, params: { email?: string; password?: string }) {
+  const changesPassword = params.password !== undefined && params.password !== "";
+  const changesEmail = params.email !== undefined && params.email !== "" && params.email.normalize("NFC").trim().toLowerCase() !== user.email;
+  if (!changesPassword && !changesEmail) return;
+  if (user.aal !== "aal2" && (await hasVerifiedFactor(api.db, user.id))) {
+    throw new AuthError(401, ErrorCode.InsufficientAAL, messages.auth.mfaInsufficientAal);
+  }
+}
 
 /** A new address for `updateUser({ email })`, or the refusal: not an address, the same one, too many changes, or taken. */
 async function checkEmailChange(api: AuthApi, user: { id: string; email: string }, value: string) {

@@ -8,8 +8,17 @@ export interface AccessTokenClaims extends JWTPayload {
   role: "authenticated";
   email: string;
   session_id: string;
+  /** The session's authenticator assurance level: aal2 once a factor was verified in it. */
+  aal?: "aal1" | "aal2";
+  amr?: AuthenticationMethodReference[];
   exp: number;
   iat: number;
+}
+
+/** How a session was proven, and when (unix seconds): `password`, and `totp` at aal2, newest first. */
+export interface AuthenticationMethodReference {
+  method: string;
+  timestamp: number;
 }
 
 const encoder = new TextEncoder();
@@ -21,6 +30,8 @@ export async function signAccessToken({
   email,
   sessionId,
   userMetadata = {},
+  aal = "aal1",
+  amr,
   now = Date.now(),
 }: {
   secret: string;
@@ -29,6 +40,9 @@ export async function signAccessToken({
   email: string;
   sessionId: string;
   userMetadata?: Record<string, unknown>;
+  aal?: "aal1" | "aal2";
+  /** The session's methods; without them, a password at `now`. */
+  amr?: AuthenticationMethodReference[];
   now?: number;
 }) {
   const iat = Math.floor(now / 1000);
@@ -37,8 +51,8 @@ export async function signAccessToken({
     email,
     role: "authenticated",
     session_id: sessionId,
-    aal: "aal1",
-    amr: [{ method: "password", timestamp: iat }],
+    aal,
+    amr: amr ?? [{ method: "password", timestamp: iat }],
     app_metadata: { provider: "email", providers: ["email"] },
     user_metadata: userMetadata,
     is_anonymous: false,

@@ -33,3 +33,18 @@ export const DISCORD_AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 export const DISCORD_GUILDS_MAX = 200;
 /** The shared Discord servers a profile lists at most: a glance, not a directory. */
 export const SHARED_GUILDS_SHOWN = 20;
+/** TOTP factors (ADR 063), as GoTrue's MFA defaults: at most 10 factors a user, of them 10 verified. */
+export const MFA_MAX_FACTORS = 10;
+/** A challenge must be verified within this (GoTrue's ChallengeExpiryDuration). */
+export const MFA_CHALLENGE_TTL_MS = 5 * 60_000;
+/** An unverified factor never challenged is removed this long after enrolment (GoTrue's FactorExpiryDuration). */
+export const MFA_FACTOR_EXPIRY_MS = 5 * 60_000;
+/** A friendly name's length at most. */
+export const MFA_FRIENDLY_NAME_MAX = 100;
+/**
+ * Codes tried against factors: 10 per factor and 30 per client address in 15 minutes, then 429, so six digits (a
+ * million codes, three of them valid at a time) cannot be guessed: about 1 in 33,000 a factor a window. Challenges:
+ * 20 per factor, 60 per address.
+ */
+export const MFA_VERIFY_RATE_LIMIT = { perFactor: 10, perIp: 30, windowMs: 15 * 60_000 } as const;
+export const MFA_CHALLENGE_RATE_LIMIT = { perFactor: 20, perIp: 60, windowMs: 15 * 60_000 } as const;

@@ -65,3 +65,16 @@ export const discordError = {
   gone: discordAccountGone,
   failed: "Discordでログインできませんでした。もう一度お試しください。",
 };
+// Two-step verification (TOTP factors, ADR 063): what the embedded auth says in its errors.
+export const mfaFactorNotFound = "認証アプリが見つかりません";
+export const mfaFactorNameConflict = "同じ名前の認証アプリがすでに登録されています";
+export const mfaTooManyFactors = "登録できる認証アプリの上限に達しています。不要なものを削除してください。";
+export const mfaInsufficientAal = "この操作には認証アプリでの確認が必要です";
+export const mfaChallengeExpired = "確認の有効期限が切れました。もう一度お試しください。";
+export const mfaIpAddressMismatch = "確認を始めた端末と異なるため受け付けられません。もう一度お試しください。";
+export const mfaVerificationFailed = "確認コードが正しくありません";
+export const mfaRateLimited = "確認の試行回数が多すぎます。しばらくしてから再度お試しください。";
+export const mfaFactorTypeInvalid = "factor_type は totp を指定してください";
+export const mfaCodeRequired = "確認コードを入力してください";
+export const mfaFactorIdInvalid = "factor_id はUUIDで指定してください";
+export const mfaFriendlyNameTooLong = (max: number) => `名前は${max}文字以内で入力してください`;

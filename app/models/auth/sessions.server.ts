@@ -7,7 +7,7 @@ import type { Database } from "~/infra/db/tables";
  */
 
 /** Why a session ended, as `revoked_reason` says it. */
-export type RevokedReason = "logout" | "password_changed" | "refresh_token_reused";
+export type RevokedReason = "logout" | "password_changed" | "refresh_token_reused" | "mfa_verified";
 
 /** A new session of the user, begun by `method` ("password", "recovery" …). */
 export async function insertSession(trx: Database, { userId, method }: { userId: string; method: string }) {
@@ -22,6 +22,7 @@ export async function findSessionWithUser(executor: Database, { sessionId, userI
     .select([
       "s.revoked_at",
       "s.method",
+      "s.aal",
       "u.id",
       "u.email",
       "u.user_metadata",
@@ -71,6 +72,40 @@ export async function revokeSessionsInScope(db: Database, { scope, sessionId, us
   else if (scope === "others") query = query.where("user_id", "=", userId).where("id", "<>", sessionId);
   else query = query.where("user_id", "=", userId);
   await query.execute();
+}
+
+/**
+ * What a session's access tokens say of how it was proven (GoTrue's CalculateAALAndAMR): its level, when it began and,
+ * at aal2, when a factor was verified in it.
+ */
+export async function readSessionAssurance(executor: Database, sessionId: string) {
+  return executor.selectFrom("auth_sessions").select(["aal", "created_at", "mfa_verified_at"]).where("id", "=", sessionId).executeTakeFirstOrThrow();
+}
+
+/** The session proven by `factorId` at `now`: aal2, with its `totp` entry in `amr` (GoTrue's AddClaimToSession). */
+export async function raiseSessionToAal2(trx: Database, { sessionId, factorId, now }: { sessionId: string; factorId: string; now: Date }) {
+  await trx.updateTable("auth_sessions").set({ aal: "aal2", factor_id: factorId, mfa_verified_at: now }).where("id", "=", sessionId).execute();
+}
+
+/**
+ * GoTrue's InvalidateSessionsWithAALLessThan: once a factor is verified, the user's live sessions still at aal1
+ * end. Answers whether any did (their sockets are to close).
+ */
+export async function revokeSessionsBelowAal2(trx: Database, userId: string) {
+  const ended = await trx
+    .updateTable("auth_sessions")
+    .set({ revoked_at: sql<Date>`now()`, revoked_reason: "mfa_verified" })
+    .where("user_id", "=", userId)
+    .where("aal", "<>", "aal2")
+    .where("revoked_at", "is", null)
+    .returning("id")
+    .execute();
+  return ended.length > 0;
+}
+
+/** GoTrue's DowngradeSessionsToAAL1: the sessions a removed factor had proven are aal1 again. */
+export async function downgradeFactorSessions(trx: Database, factorId: string) {
+  await trx.updateTable("auth_sessions").set({ aal: "aal1", factor_id: null, mfa_verified_at: null }).where("factor_id", "=", factorId).execute();
 }
 
 /** A session as `findSessionWithUser` reads it. */

@@ -75,6 +75,41 @@ export interface AuthSessionsTable {
   revoked_reason: string | null;
   /** How the session began: "password", "signup", "recovery", "email_change", "signup_confirm". */
   method: ColumnType<string, string | undefined, string>;
+  /** The session's assurance level: aal2 once a factor was verified in it (migration 0030). */
+  aal: ColumnType<AuthAssuranceLevel, AuthAssuranceLevel | undefined, AuthAssuranceLevel>;
+  /** The factor that raised the session to aal2, and when (its `totp` entry in `amr`). */
+  factor_id: string | null;
+  mfa_verified_at: Timestamp | null;
+}
+
+export type AuthAssuranceLevel = "aal1" | "aal2";
+
+export type FactorStatus = "unverified" | "verified";
+
+/** A TOTP factor (authenticator app) of an account, as GoTrue's models/factor.go (migration 0030). */
+export interface AuthMfaFactorsTable {
+  id: Generated<string>;
+  user_id: string;
+  /** "" when none was given, as GoTrue stores it. */
+  friendly_name: ColumnType<string, string | undefined, string>;
+  factor_type: "totp";
+  status: FactorStatus;
+  /** The TOTP secret, base32: never answered after enrolment, never logged. */
+  secret: string;
+  created_at: ColumnType<Date, Date | undefined, Date>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+  last_challenged_at: Timestamp | null;
+  /** The 30-second step of the last code accepted; a step is accepted once. */
+  last_verified_step: number | null;
+}
+
+/** A challenge of a factor, from one client address, verified once (migration 0030). */
+export interface AuthMfaChallengesTable {
+  id: Generated<string>;
+  factor_id: string;
+  created_at: ColumnType<Date, Date | undefined, Date>;
+  verified_at: Timestamp | null;
+  ip_address: string;
 }
 
 export type OneTimeTokenType = "recovery" | "email_change" | "signup";
@@ -98,6 +133,8 @@ export interface AuthRefreshTokensTable {
   parent_id: number | null;
   created_at: CreatedAt;
   used_at: Timestamp | null;
+  /** Set when the session changed level (a verified factor): the token refreshes no more (migration 0030). */
+  superseded_at: Timestamp | null;
 }
 
 export interface RateLimitWindowsTable {

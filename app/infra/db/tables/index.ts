@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable } from "kysely";
-import type { AuthFlowStatesTable, AuthIdentitiesTable, AuthOneTimeTokensTable, AuthRefreshTokensTable, AuthSessionsTable, AuthUsersTable, DiscordGuildsTable, RateLimitEventsTable, RateLimitWindowsTable } from "./auth";
+import type { AuthFlowStatesTable, AuthIdentitiesTable, AuthMfaChallengesTable, AuthMfaFactorsTable, AuthOneTimeTokensTable, AuthRefreshTokensTable, AuthSessionsTable, AuthUsersTable, DiscordGuildsTable, RateLimitEventsTable, RateLimitWindowsTable } from "./auth";
 import type { ChatMessagesTable, ChatParticipantsTable, ChatRoomsTable } from "./chat";
 import type { CoinEscrowsTable, CoinOrdersTable, CoinTransactionsTable, CoinWalletsTable, PaymentEventsTable, PayoutRequestsTable } from "./coins";
 import type { BookingExtensionsTable, BookingsTable, ListingsTable, ReviewsTable, SubscriptionPaymentsTable, SubscriptionPlansTable, SubscriptionsTable } from "./commerce";
@@ -27,6 +27,8 @@ export interface DB {
   auth_users: AuthUsersTable;
   auth_sessions: AuthSessionsTable;
   auth_refresh_tokens: AuthRefreshTokensTable;
+  auth_mfa_factors: AuthMfaFactorsTable;
+  auth_mfa_challenges: AuthMfaChallengesTable;
   rate_limit_events: RateLimitEventsTable;
   rate_limit_windows: RateLimitWindowsTable;
   users: UsersTable;

@@ -6,7 +6,7 @@ import { bodyless, formBody, formExample, get, honeypot, json, jsonBody, jsonExa
 /** Accounts: the /api/auth routes, sign-up, sign-in, passwords and email, leaving, privacy, sign-out, the inquiry
  * form, unknown pages, and every endpoint of the local auth server (the route table in server/auth/api.ts), Discord's
  * OAuth flow included (against a Discord that is never reached: an unknown state never gets that far, and /authorize
- * only stores a flow and names Discord's URL). */
+ * only stores a flow and names Discord's URL), and its TOTP factors. */
 export const accountsRows: Row[] = [
   { route: "routes/api.auth.me", method: "GET", as: "bearer", request: () => get("/api/auth/me", queryString({ x: nastyString })) },
   { route: "routes/api.auth.token", method: "GET", as: "bearer", request: () => get("/api/auth/token", queryString({ x: nastyString })) },
@@ -226,6 +226,47 @@ export const accountsRows: Row[] = [
     method: "DELETE",
     as: "bearer",
     request: () => bodyless("DELETE", fc.oneof(uuidLike.map(encodeURIComponent), segment(randomUUID())).map((id) => `/auth/v1/user/identities/${id}`)),
+  },
+  // TOTP factors (ADR 063): enrolling (which may succeed, up to the factor limit), and a challenge, a verify and an
+  // unenrolment of factors that are not the member's (404), whatever the path and the body.
+  {
+    route: "auth:POST /factors",
+    method: "POST",
+    as: "bearer",
+    request: () =>
+      post(
+        "/auth/v1/factors",
+        jsonBody({ factor_type: fc.constantFrom("totp", "phone", "webauthn", ""), friendly_name: fc.oneof(fc.constant(""), nastyString), issuer: fc.oneof(fc.constant(""), nastyString) }),
+      ),
+    examples: () => [
+      jsonExample("/auth/v1/factors", { factor_type: "totp", friendly_name: `a${NUL}` }),
+      jsonExample("/auth/v1/factors", { factor_type: "totp", issuer: `a${NUL}` }),
+      jsonExample("/auth/v1/factors", { factor_type: "totp", friendly_name: "x".repeat(10_000) }),
+      jsonExample("/auth/v1/factors", null),
+    ],
+  },
+  {
+    route: "auth:POST /factors/{factor_id}/challenge",
+    method: "POST",
+    as: "bearer",
+    refusalWrites: ["rate_limit_events"],
+    request: () => bodyless("POST", fc.oneof(uuidLike.map(encodeURIComponent), segment(randomUUID())).map((id) => `/auth/v1/factors/${id}/challenge`)),
+  },
+  {
+    route: "auth:POST /factors/{factor_id}/verify",
+    method: "POST",
+    as: "bearer",
+    refusalWrites: ["rate_limit_events"],
+    request: () =>
+      fc
+        .tuple(fc.oneof(uuidLike.map(encodeURIComponent), segment(randomUUID())), jsonBody({ challenge_id: fc.oneof(uuidLike, nastyString), code: text("123456") }))
+        .map(([id, sent]) => ({ method: "POST", path: `/auth/v1/factors/${id}/verify`, ...sent })),
+  },
+  {
+    route: "auth:DELETE /factors/{factor_id}",
+    method: "DELETE",
+    as: "bearer",
+    request: () => bodyless("DELETE", fc.oneof(uuidLike.map(encodeURIComponent), segment(randomUUID())).map((id) => `/auth/v1/factors/${id}`)),
   },
   {
     route: "auth:other",
