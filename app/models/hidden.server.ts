@@ -1,5 +1,6 @@
 import { sql, type Transaction } from "kysely";
 import type { DB } from "~/infra/db/tables";
+import { UUID } from "../lib/validation/fields";
 
 /**
  * Hidden content (docs/product.md#trust-and-safety): a post, chat message, listing or review the operators hid is shown to its
@@ -17,7 +18,6 @@ export interface HiddenOutcome {
   changed: boolean;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MESSAGE_ID = /^[1-9][0-9]{0,17}$/;
 
 /** Where each kind of item lives, whose it is, and what its id looks like. */

@@ -1,5 +1,6 @@
 import type { Selectable } from "kysely";
 import type { Database, ModerationActionsTable, ReportReason, ReportStatus, ReportTargetType } from "~/infra/db/tables";
+import { UUID } from "../lib/validation/fields";
 
 /**
  * What the operators read before they decide (ADR 030): the open reports grouped by what they are about
@@ -7,7 +8,6 @@ import type { Database, ModerationActionsTable, ReportReason, ReportStatus, Repo
  * ./moderation.server.ts and ./moderation-sanctions.server.ts.
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Whether `id` can be a row id of the target's table (uuids, chat messages' bigints), so a lookup cannot fail on a cast. */
 const validTargetId = (type: ReportTargetType, id: string) => (type === "chat_message" ? /^[1-9]\d{0,17}$/.test(id) : UUID.test(id));
 

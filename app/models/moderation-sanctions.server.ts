@@ -14,6 +14,7 @@ import {
   type DecisionOutcome,
   type Trx,
 } from "./moderation.server";
+import { UUID } from "../lib/validation/fields";
 
 /**
  * The operators' decisions on people (ADR 030), each one transaction like every decision (./moderation.server.ts):
@@ -26,7 +27,6 @@ import {
  *   paused active again, held payouts requested again); refunded bookings stay refunded.
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Locks a user's row (the first thing a suspension, ban or lift does); a missing or left account is not found. */
 async function lockUser(trx: Trx, userId: string) {

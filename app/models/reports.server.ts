@@ -5,6 +5,7 @@ import { DomainError } from "~/lib/domain-error";
 import type { ReportInput } from "~/lib/validation/report";
 import { getPost } from "./posts.server";
 import { lockPresentUsers } from "./user.server";
+import { UUID } from "../lib/validation/fields";
 
 /**
  * Reports (通報, docs/product.md#trust-and-safety): a signed-in person reports a user, post, chat message, listing or review that they can
@@ -28,7 +29,6 @@ export interface Report {
   createdAt: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A chat message's id: a positive bigint. */
 const MESSAGE_ID = /^[1-9][0-9]{0,17}$/;
 /** A chat message that is a person's words; the booking notices and system lines are the product's. */

@@ -6,13 +6,13 @@ import type { Handler } from "./context";
 import { AuthError, ErrorCode } from "./errors";
 import { authorize } from "./external";
 import { json } from "./helpers";
+import { UUID } from "../../app/lib/validation/fields";
 
 /** Identities of other providers, as GoTrue's identity.go: linking Discord from settings, and unlinking. */
 
 /** `linkIdentity` (GET /user/identities/authorize): Discord's OAuth flow, for the signed-in account. */
 export const linkIdentity: Handler = async (api, req) => authorize(api, req, signedIn(req).user.id);
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * `unlinkIdentity` (DELETE /user/identities/{identity_id}), as GoTrue's identity.go: the caller's own identity goes,

@@ -12,7 +12,8 @@ import type { Handler } from "./context";
 import { AuthError, ErrorCode } from "./errors";
 import { json } from "./helpers";
 import { mfaVerifyLimit } from "./limits";
-import { loadFactor, UUID } from "./mfa";
+import { UUID } from "../../app/lib/validation/fields";
+import { loadFactor } from "./mfa";
 import { textParam } from "./params";
 import { issueSession, refuseStopped } from "./session";
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { generateTotpKey } from "../../app/infra/auth/totp";
 import { MFA_CHALLENGE_TTL_MS, MFA_FACTOR_EXPIRY_MS, MFA_FRIENDLY_NAME_MAX, MFA_MAX_FACTORS } from "../../app/lib/constants";
 import { messages } from "../../app/lib/messages";
-import { isStorableText } from "../../app/lib/validation/fields";
+import { isStorableText, UUID } from "../../app/lib/validation/fields";
 import { insertChallenge } from "../../app/models/auth/challenges.server";
 import { deleteFactor, deleteStaleFactors, findOwnedFactor, insertFactor, listFactors, markFactorChallenged } from "../../app/models/auth/factors.server";
 import { downgradeFactorSessions } from "../../app/models/auth/sessions.server";
@@ -21,7 +21,6 @@ import { textParam } from "./params";
  * own: another user's factor answers as a missing one.
  */
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** GoTrue's loadFactor: the caller's factor of the path, or a 404 (an id that is no UUID, or not the caller's). */
 export async function loadFactor(api: AuthApi, req: AuthRequest, userId: string) {

@@ -141,3 +141,6 @@ export const wholeNumber = z
 /** An amount chosen with the coin slider (docs/product.md#validation): one of its steps, at least `min`. */
 export const coinStep = (min: number, max = COIN_SLIDER_STEPS[COIN_SLIDER_STEPS.length - 1]) =>
   wholeNumber.refine((value) => (COIN_SLIDER_STEPS as readonly number[]).includes(value) && value >= min && value <= max, messages.validation.invalidChoice);
+
+/** A UUID as the database writes them (any case): an id that is not one cannot name a row, and is refused before a query. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
