@@ -52,10 +52,16 @@ export function TextField({
   hint,
   type = "text",
   autoComplete,
-}: FieldProps<AnyField> & { type?: "text" | "email" | "password" | "url"; autoComplete?: string }) {
+  inputMode,
+}: FieldProps<AnyField> & { type?: "text" | "email" | "password" | "url"; autoComplete?: string; inputMode?: "numeric" | "text" }) {
   return (
     <FieldFrame meta={meta} label={label} hint={hint}>
-      <input {...getInputProps(conform(meta), { type, ariaDescribedBy: hint ? meta.descriptionId : undefined })} autoComplete={autoComplete} className="field-input" />
+      <input
+        {...getInputProps(conform(meta), { type, ariaDescribedBy: hint ? meta.descriptionId : undefined })}
+        autoComplete={autoComplete}
+        inputMode={inputMode}
+        className="field-input"
+      />
     </FieldFrame>
   );
 }

@@ -50,8 +50,10 @@ export function apiError(
 /** The caller of an /api route, or a thrown 401 in the envelope. */
 export async function requireApiUser(context: AppLoadContext): Promise<AuthUser> {
   const user = await context.auth.getUser();
-  if (!user) throw apiError(401, "unauthorized", messages.api.authRequired);
-  return user;
+  if (user) return user;
+  // Signed in with the password but not yet the authenticator app's code: GoTrue's code for it (ADR 064).
+  if ((await context.auth.getSignIn())?.secondStepPending) throw apiError(403, "insufficient_aal", messages.auth.secondStepRequired);
+  throw apiError(401, "unauthorized", messages.api.authRequired);
 }
 
 /**

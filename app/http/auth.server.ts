@@ -2,7 +2,9 @@ import { redirect, type AppLoadContext } from "@remix-run/node";
 import { safeRedirect } from "remix-utils/safe-redirect";
 import { databaseUnavailable } from "~/infra/db/errors";
 import { REDIRECT_TO_MAX } from "~/lib/constants";
+import { assuranceOf } from "~/lib/auth-state";
 import { messages } from "~/lib/messages";
+import { syncSecondStepRequired } from "~/models/two-step.server";
 import { getProfile } from "~/models/user.server";
 
 /**
@@ -21,8 +23,15 @@ export function loginPath(request: Request) {
  */
 export async function requireUser(request: Request, context: AppLoadContext) {
   const user = await context.auth.getUser();
-  if (!user) throw redirect(loginPath(request));
-  return user;
+  if (user) return user;
+  // A session that owes its second step is sent to the code page, which comes back here afterwards (ADR 064).
+  if ((await context.auth.getSignIn())?.secondStepPending) throw redirect(secondStepPath(request));
+  throw redirect(loginPath(request));
+}
+
+/** `/login/mfa?redirectTo=<the path asked for>`: the code page of a sign-in that owes its second step. */
+export function secondStepPath(request: Request) {
+  return `/login/mfa?${new URLSearchParams(new URL(loginPath(request), "http://x").searchParams)}`;
 }
 
 /** `auth` plus a profile: a signed-in user without one is sent to set it up first (docs/product.md#what-it-is). */
@@ -54,8 +63,26 @@ export function safeRedirectPath(to: FormDataEntryValue | string | null | undefi
 
 /** /login and /signup: a visitor who is already signed in goes where they were headed. */
 export async function redirectIfSignedIn(request: Request, context: AppLoadContext) {
-  if (await context.auth.getUser()) throw redirect(afterSignIn(new URL(request.url).searchParams.get("redirectTo")));
+  const session = await context.auth.getSignIn();
+  const redirectTo = new URL(request.url).searchParams.get("redirectTo");
+  if (session?.secondStepPending) throw redirect(redirectTo ? `/login/mfa?${new URLSearchParams({ redirectTo })}` : "/login/mfa");
+  if (session) throw redirect(afterSignIn(redirectTo));
   return null;
+}
+
+/**
+ * Where a sign-in goes once the auth server has answered it (the password form, Discord's callback): the code page
+ * when the account has a confirmed authenticator app and the session is still aal1, else on. It also records what the
+ * auth server said of the account's factors, which is what the app reads with hosted Supabase (ADR 064).
+ */
+export async function afterFirstStep(
+  context: AppLoadContext,
+  session: { access_token: string; user: { id: string; factors?: readonly { status: string }[] | null } },
+  next: string,
+) {
+  const { currentLevel, nextLevel } = assuranceOf(session);
+  await syncSecondStepRequired(context.db, { userId: session.user.id, required: nextLevel === "aal2" });
+  return currentLevel === nextLevel ? next : `/login/mfa?${new URLSearchParams({ redirectTo: next })}`;
 }
 
 /**

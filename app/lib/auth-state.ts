@@ -26,6 +26,8 @@ export interface Claims {
   role?: string;
   session_id?: string;
   exp?: number;
+  /** The session's assurance level: aal2 once an authenticator app's code was verified in it. */
+  aal?: string;
 }
 
 export interface AuthState {
@@ -94,7 +96,19 @@ export function serverSessionEvent(state: AuthState, next: ServerSession | null)
   if (!next) return "SIGNED_OUT";
   if (!state.session) return "SIGNED_IN";
   if (state.claims?.sub !== next.userId) return "SIGNED_IN";
-  return state.session.access_token === next.accessToken ? "USER_UPDATED" : "TOKEN_REFRESHED";
+  if (state.session.access_token === next.accessToken) return "USER_UPDATED";
+  // The same session raised to aal2 (an authenticator app confirmed on /settings/security): supabase-js's event for it.
+  return state.claims?.aal !== "aal2" && decodeClaims(next.accessToken)?.aal === "aal2" ? "MFA_CHALLENGE_VERIFIED" : "TOKEN_REFRESHED";
+}
+
+/**
+ * supabase-js's getAuthenticatorAssuranceLevel for a session the server holds: the level its token proves, and the one
+ * the account can reach (aal2 once it has a verified factor). A sign-in whose two differ owes its second step.
+ */
+export function assuranceOf(session: { access_token: string; user: { factors?: readonly { status: string }[] | null } }) {
+  const currentLevel = decodeClaims(session.access_token)?.aal === "aal2" ? "aal2" : "aal1";
+  const nextLevel = session.user.factors?.some((factor) => factor.status === "verified") ? "aal2" : "aal1";
+  return { currentLevel, nextLevel } as const;
 }
 
 /** The state after the server's answer: its event applied, then its profile check (no me call needed). */

@@ -3,7 +3,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Link, useActionData, useSearchParams, useLoaderData } from "@remix-run/react";
 import { CredentialsForm } from "~/components/credentials-form";
 import { DiscordSignIn } from "~/components/discord-sign-in";
-import { afterSignIn, authFormError, discordErrorMessage, redirectIfSignedIn } from "~/http/auth.server";
+import { afterFirstStep, afterSignIn, authFormError, discordErrorMessage, redirectIfSignedIn } from "~/http/auth.server";
 import { readFormData } from "~/http/forms.server";
 import { formRules } from "~/lib/form-rules.server";
 import { messages } from "~/lib/messages";
@@ -24,15 +24,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readFormData(request), { schema: loginSchema });
   if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["password"] }), suspended: false }, { status: 400 });
   const { email, password, redirectTo } = submission.value;
-  const { error } = await context.auth.supabase().auth.signInWithPassword({ email, password });
+  const { data: signedIn, error } = await context.auth.supabase().auth.signInWithPassword({ email, password });
   if (error) {
     const { status, message } = authFormError(error);
     // A suspended or banned account (ADR 030): the message says until when; the page links to the inquiry form.
     const suspended = error.code === "user_banned";
     return data({ result: submission.reply({ formErrors: [message], hideFields: ["password"] }), suspended }, { status });
   }
-  // The session cookies were written on this response by @supabase/ssr.
-  throw redirect(afterSignIn(redirectTo));
+  // The session cookies were written on this response by @supabase/ssr. An account with an authenticator app goes on
+  // to its code first.
+  throw redirect(await afterFirstStep(context, signedIn.session, afterSignIn(redirectTo)));
 }
 
 export default function LoginPage() {

@@ -66,6 +66,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 const ACCOUNT_LINKS = [
   { to: "/settings/password", label: "パスワードの変更", hint: "現在のパスワードを確認して変更します" },
+  { to: "/settings/security", label: "セキュリティ", hint: "二段階認証とログイン中の端末" },
   { to: "/settings/email", label: "メールアドレスの変更", hint: "新しいアドレスに確認メールを送ります" },
   { to: "/settings/notifications", label: "通知メール", hint: "メールで受け取る通知を選べます" },
   { to: "/settings/coin-history", label: "コイン履歴", hint: "購入・利用・受け取りの記録" },

@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { discordErrorKind, discordErrorMessage, safeRedirectPath } from "~/http/auth.server";
+import { afterFirstStep, discordErrorKind, discordErrorMessage, safeRedirectPath } from "~/http/auth.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { log } from "~/infra/logger.server";
 import { messages } from "~/lib/messages";
@@ -50,5 +50,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     // A new account sets up (or, from Discord, checks) its profile first, as after sign-up.
     throw redirect(`/mypage/gamer-edit?${new URLSearchParams({ redirectTo: next })}`);
   }
-  throw redirect(next);
+  // An account with an authenticator app enters its code before it is signed in (ADR 064).
+  throw redirect(data.session ? await afterFirstStep(context, data.session, next) : next);
 }

@@ -66,5 +66,10 @@ function withUserInLog(auth: RequestAuth, res: express.Response): RequestAuth {
         if (user) res.locals.userId = user.id;
         return user;
       }),
+    getSignIn: () =>
+      auth.getSignIn().then((user) => {
+        if (user) res.locals.userId = user.id;
+        return user;
+      }),
   };
 }

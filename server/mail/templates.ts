@@ -65,7 +65,15 @@ const templates: Record<string, (data: Record<string, unknown>, ctx: MailContext
     link: `${ctx.siteUrl}/inquiry`,
     after: [messages.mail.emailChangeNoticeIgnore],
   }),
+  mfa_enrolled: (data, ctx) => securityNotice(ctx, messages.mail.mfaEnrolledSubject, messages.mail.mfaEnrolledLead(text(data.friendlyName))),
+  mfa_removed: (data, ctx) => securityNotice(ctx, messages.mail.mfaRemovedSubject, messages.mail.mfaRemovedLead(text(data.friendlyName))),
+  mfa_recovery_used: (_data, ctx) => securityNotice(ctx, messages.mail.mfaRecoveryUsedSubject, messages.mail.mfaRecoveryUsedLead),
 };
+
+/** 二段階認証's notices (ADR 064): what changed, a link to the security settings, what to do if it was not the owner. */
+function securityNotice(ctx: MailContext, subject: string, lead: string): Parts {
+  return { subject, lead: [lead], action: messages.mail.mfaNoticeAction, link: `${ctx.siteUrl}/settings/security`, after: [messages.mail.mfaNoticeIgnore] };
+}
 
 /** A notification mail: its title, body and link, as stored with the notification (or the digest) it repeats. */
 function notificationParts(mail: OutboxMail, kind: MailKind, ctx: MailContext): Parts {

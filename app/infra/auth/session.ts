@@ -19,12 +19,24 @@ export interface AuthUser {
    * a revoked session); null with hosted Supabase, where a token stands until it expires.
    */
   sessionId: string | null;
+  /** The session's authenticator assurance level, read from the verified token (both modes). */
+  aal: "aal1" | "aal2";
+  /**
+   * An aal1 session of an account with a confirmed authenticator app: it is signed in only once the app's code is
+   * entered (/login/mfa). Until then `getUser()` and sockets treat it as signed out (ADR 064).
+   */
+  secondStepPending: boolean;
 }
 
 /** What a loader or action sees of auth: the caller, and a supabase-js client bound to its cookies. */
 export interface RequestAuth {
-  /** Verifies the bearer token or the cookie session (refreshing an expired one); null when signed out. */
+  /**
+   * Verifies the bearer token or the cookie session (refreshing an expired one): the signed-in caller; null when
+   * signed out, or when the session still owes its second step (`getSignIn` sees that one).
+   */
   getUser(): Promise<AuthUser | null>;
+  /** The session as it stands, second step owed or not: for the code page, sign-out and the API's 403. */
+  getSignIn(): Promise<AuthUser | null>;
   /** supabase-js for this request: it reads the session cookies and writes new ones on the response. */
   supabase(): SupabaseClient;
   /** Where supabase-js in the browser talks to, and the key it sends. */
@@ -46,7 +58,7 @@ export interface RequestInfo {
 export type LocalAuthHandler = (request: Request, info: { clientIp: string }) => Promise<Response>;
 
 export interface AuthService {
-  /** The user of an access token, verified (sockets authenticate with it). */
+  /** The signed-in user of an access token, verified; null while its second step is owed (sockets authenticate with it). */
   authenticate(accessToken: string): Promise<AuthUser | null>;
   /**
    * Of users authenticated earlier (the sockets of a process), those signed in no longer: their session revoked or
@@ -79,25 +91,37 @@ export async function createAuthService({
   // Either way a suspended or banned account's tokens are refused (ADR 030): a suspension revokes the local sessions,
   // and this one lookup of the user's row by its key also covers hosted Supabase, which the app cannot revoke.
   const stopped = sql<boolean>`(u.deleted_at is not null or u.banned_at is not null or coalesce(u.suspended_until > now(), false))`;
-  const sessionAlive = async (claims: AccessTokenClaims) => {
+  // Whether the account owes a second step at aal1: the embedded auth knows its factors; with hosted Supabase the app
+  // reads what it last learnt of them (users.second_step_required, kept by the sign-in and the security page).
+  const hasVerifiedFactor = sql<boolean>`exists (select 1 from auth_mfa_factors f where f.user_id = s.user_id and f.status = 'verified')`;
+  const sessionState = async (claims: AccessTokenClaims): Promise<{ alive: boolean; secondStep: boolean }> => {
     if (!local) {
-      const refused = await db.selectFrom("users as u").select("u.id").where("u.id", "=", claims.sub).where(stopped).executeTakeFirst();
-      return !refused;
+      const row = await db.selectFrom("users as u").select([stopped.as("stopped"), "u.second_step_required"]).where("u.id", "=", claims.sub).executeTakeFirst();
+      return { alive: !row?.stopped, secondStep: !!row?.second_step_required };
     }
     const session = await db
       .selectFrom("auth_sessions as s")
       .leftJoin("users as u", "u.id", "s.user_id")
-      .select(["s.revoked_at", stopped.as("stopped")])
+      .select(["s.revoked_at", stopped.as("stopped"), hasVerifiedFactor.as("second_step")])
       .where("s.id", "=", claims.session_id)
       .where("s.user_id", "=", claims.sub)
       .executeTakeFirst();
-    return !!session && !session.revoked_at && !session.stopped;
+    return { alive: !!session && !session.revoked_at && !session.stopped, secondStep: !!session?.second_step };
+  };
+
+  /** The session of an access token, verified and alive, second step owed or not. */
+  const identify = async (accessToken: string): Promise<AuthUser | null> => {
+    const claims = await verifyToken(accessToken);
+    if (!claims) return null;
+    const state = await sessionState(claims);
+    if (!state.alive) return null;
+    const aal = claims.aal === "aal2" ? "aal2" : "aal1";
+    return { id: claims.sub, email: claims.email, claims, accessToken, sessionId: local ? claims.session_id : null, aal, secondStepPending: aal === "aal1" && state.secondStep };
   };
 
   const authenticate = async (accessToken: string): Promise<AuthUser | null> => {
-    const claims = await verifyToken(accessToken);
-    if (!claims || !(await sessionAlive(claims))) return null;
-    return { id: claims.sub, email: claims.email, claims, accessToken, sessionId: local ? claims.session_id : null };
+    const user = await identify(accessToken);
+    return user && !user.secondStepPending ? user : null;
   };
 
   const endedAmong = async (users: readonly AuthUser[]) => {
@@ -157,14 +181,14 @@ export async function createAuthService({
           },
         }));
 
-      let user: Promise<AuthUser | null> | undefined;
-      const getUser = () =>
-        (user ??= (async () => {
+      let signIn: Promise<AuthUser | null> | undefined;
+      const getSignIn = () =>
+        (signIn ??= (async () => {
           const bearer = /^Bearer (.+)$/i.exec(info.authorization ?? "")?.[1];
-          if (bearer) return authenticate(bearer);
+          if (bearer) return identify(bearer);
           if (!info.cookieHeader?.includes("-auth-token")) return null;
           const { data } = await supabase().auth.getSession();
-          return data.session ? authenticate(data.session.access_token) : null;
+          return data.session ? identify(data.session.access_token) : null;
         })().catch((error) => {
           // The database out of reach is not a signed-out user: the request is answered 503, and the
           // browser keeps its session for when the database is back.
@@ -172,9 +196,10 @@ export async function createAuthService({
           log.error({ err: error }, "auth: could not read the session");
           return null;
         }));
+      const getUser = () => getSignIn().then((user) => (user && !user.secondStepPending ? user : null));
 
       // Hosted Supabase has Discord configured in its dashboard; the embedded auth when DISCORD_CLIENT_ID is set.
-      return { getUser, supabase, publicConfig: { supabaseUrl, anonKey, discord: !local || !!config.DISCORD_CLIENT_ID } };
+      return { getUser, getSignIn, supabase, publicConfig: { supabaseUrl, anonKey, discord: !local || !!config.DISCORD_CLIENT_ID } };
     },
   };
 }

@@ -49,3 +49,13 @@ export function matchTotpStep({ secret, code, now }: { secret: string; code: str
   if (delta === null) return null;
   return TOTP.counter({ period: TOTP_PERIOD_SECONDS, timestamp }) + delta;
 }
+
+/**
+ * The otpauth:// URI and QR code of a secret already handed out (an enrolment shown again after a mistyped code):
+ * the same key, so the app already scanned keeps working.
+ */
+export async function totpKeyFor({ secret, issuer, accountName }: { secret: string; issuer: string; accountName: string }) {
+  const totp = new TOTP({ issuer, label: accountName, algorithm: ALGORITHM, digits: DIGITS, period: TOTP_PERIOD_SECONDS, secret: Secret.fromBase32(secret) });
+  const uri = totp.toString();
+  return { uri, qrCode: await qrSvg(uri) };
+}

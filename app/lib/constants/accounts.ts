@@ -48,3 +48,7 @@ export const MFA_FRIENDLY_NAME_MAX = 100;
  */
 export const MFA_VERIFY_RATE_LIMIT = { perFactor: 10, perIp: 30, windowMs: 15 * 60_000 } as const;
 export const MFA_CHALLENGE_RATE_LIMIT = { perFactor: 20, perIp: 60, windowMs: 15 * 60_000 } as const;
+/** Recovery codes made when an authenticator app is confirmed (ADR 064): ten, each usable once. */
+export const RECOVERY_CODE_COUNT = 10;
+/** Recovery codes tried per account in 15 minutes, then 429: 5 guesses at 50 bits each. */
+export const RECOVERY_CODE_RATE_LIMIT = { perUser: 5, windowMs: 15 * 60_000 } as const;

@@ -78,3 +78,14 @@ export const mfaFactorTypeInvalid = "factor_type は totp を指定してくだ�
 export const mfaCodeRequired = "確認コードを入力してください";
 export const mfaFactorIdInvalid = "factor_id はUUIDで指定してください";
 export const mfaFriendlyNameTooLong = (max: number) => `名前は${max}文字以内で入力してください`;
+// 二段階認証 in the app (ADR 064): the code page, /settings/security and the refusals of a session that owes its
+// second step.
+export const secondStepRequired = "二段階認証を完了してください";
+export const mfaCodeFormat = "6桁の数字を入力してください";
+export const recoveryCodeFormat = "リカバリーコードは「xxxxx-xxxxx」の形で入力してください";
+export const recoveryCodeWrong = "リカバリーコードが正しくないか、すでに使われています";
+export const recoveryCodeUsed = "リカバリーコードでログインしました。二段階認証は解除されています。新しい端末でもう一度設定してください。";
+export const mfaEnrolled = "二段階認証を設定しました。リカバリーコードを保存してください。";
+export const mfaRemoved = "認証アプリを削除しました";
+export const mfaEnrolmentGone = "設定の有効期限が切れました。もう一度はじめからお試しください。";
+export const recoveryCodesRenewed = "新しいリカバリーコードを発行しました。以前のコードは使えなくなりました。";

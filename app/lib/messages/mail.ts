@@ -28,6 +28,19 @@ export const emailChangeNoticeIgnore =
   "お心当たりがない場合は、すぐにパスワードを変更し、お問い合わせフォームからご連絡ください。";
 export const emailChangeNoticeAction = "お問い合わせ";
 
+// 二段階認証's notices (ADR 064): security mails, sent whatever the notification settings say.
+export const mfaEnrolledSubject = "【GamerMatch】二段階認証を設定しました";
+export const mfaEnrolledLead = (name: string) =>
+  `お使いのアカウントに認証アプリ${name ? `「${name}」` : ""}を登録し、二段階認証を設定しました。次回からログイン時に確認コードの入力が必要です。`;
+export const mfaRemovedSubject = "【GamerMatch】認証アプリを削除しました";
+export const mfaRemovedLead = (name: string) => `お使いのアカウントから認証アプリ${name ? `「${name}」` : ""}を削除しました。`;
+export const mfaRecoveryUsedSubject = "【GamerMatch】リカバリーコードが使用されました";
+export const mfaRecoveryUsedLead =
+  "お使いのアカウントでリカバリーコードが使用され、ログインしました。二段階認証は解除されています。セキュリティ設定から、もう一度設定してください。";
+export const mfaNoticeAction = "セキュリティ設定を開く";
+export const mfaNoticeIgnore =
+  "お心当たりがない場合は、すぐにパスワードを変更し、お問い合わせフォームからご連絡ください。";
+
 export const notificationFooter = (kindLabel: string) => `「${kindLabel}」のメールは通知設定から停止できます。`;
 export const unsubscribeLink = "このメールの配信を停止する";
 export const settingsLink = "通知設定";

@@ -87,3 +87,12 @@ export async function hasVerifiedFactor(executor: Database, userId: string) {
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/**
+ * Every factor of the user, and what they proved (a recovery code turned the second step off, ADR 064): the sessions
+ * they raised drop to aal1, as when one is unenrolled.
+ */
+export async function deleteUserFactors(trx: Database, userId: string) {
+  await trx.updateTable("auth_sessions").set({ aal: "aal1", factor_id: null, mfa_verified_at: null }).where("user_id", "=", userId).where("factor_id", "is not", null).execute();
+  await trx.deleteFrom("auth_mfa_factors").where("user_id", "=", userId).execute();
+}

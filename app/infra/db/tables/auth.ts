@@ -103,6 +103,15 @@ export interface AuthMfaFactorsTable {
   last_verified_step: number | null;
 }
 
+/** One of an account's ten single-use recovery codes, kept as its SHA-256 (migration 0031). */
+export interface MfaRecoveryCodesTable {
+  id: Generated<number>;
+  user_id: string;
+  code_hash: string;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  used_at: Timestamp | null;
+}
+
 /** A challenge of a factor, from one client address, verified once (migration 0030). */
 export interface AuthMfaChallengesTable {
   id: Generated<string>;

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable } from "kysely";
-import type { AuthFlowStatesTable, AuthIdentitiesTable, AuthMfaChallengesTable, AuthMfaFactorsTable, AuthOneTimeTokensTable, AuthRefreshTokensTable, AuthSessionsTable, AuthUsersTable, DiscordGuildsTable, RateLimitEventsTable, RateLimitWindowsTable } from "./auth";
+import type { AuthFlowStatesTable, AuthIdentitiesTable, AuthMfaChallengesTable, AuthMfaFactorsTable, AuthOneTimeTokensTable, AuthRefreshTokensTable, AuthSessionsTable, AuthUsersTable, DiscordGuildsTable, MfaRecoveryCodesTable, RateLimitEventsTable, RateLimitWindowsTable } from "./auth";
 import type { ChatMessagesTable, ChatParticipantsTable, ChatRoomsTable } from "./chat";
 import type { CoinEscrowsTable, CoinOrdersTable, CoinTransactionsTable, CoinWalletsTable, PaymentEventsTable, PayoutRequestsTable } from "./coins";
 import type { BookingExtensionsTable, BookingsTable, ListingsTable, ReviewsTable, SubscriptionPaymentsTable, SubscriptionPlansTable, SubscriptionsTable } from "./commerce";
@@ -29,6 +29,7 @@ export interface DB {
   auth_refresh_tokens: AuthRefreshTokensTable;
   auth_mfa_factors: AuthMfaFactorsTable;
   auth_mfa_challenges: AuthMfaChallengesTable;
+  mfa_recovery_codes: MfaRecoveryCodesTable;
   rate_limit_events: RateLimitEventsTable;
   rate_limit_windows: RateLimitWindowsTable;
   users: UsersTable;

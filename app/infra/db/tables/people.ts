@@ -25,6 +25,11 @@ export interface UsersTable {
   banned_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** Shows the Discord servers shared with a viewer who agreed too (/settings/privacy; migration 0018). */
   show_discord_guilds: ColumnType<boolean, boolean | undefined, boolean>;
+  /**
+   * The account has a confirmed authenticator app, as the app last learnt it (migration 0031): with hosted Supabase,
+   * what tells the app that an aal1 session still owes its second step.
+   */
+  second_step_required: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 /** A user's last sign of life, for those seen within the last hour (migration 0026; no row: not seen). */
