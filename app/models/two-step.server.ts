@@ -1,6 +1,7 @@
 import { createHash, randomInt } from "node:crypto";
 import type { Database } from "~/infra/db/tables";
 import { RECOVERY_CODE_COUNT, RECOVERY_CODE_RATE_LIMIT } from "~/lib/constants";
+import { deleteUserFactors } from "./auth/factors.server";
 import { enqueueMail } from "./mail-outbox.server";
 import { countRateLimitEvents, recordRateLimitEvent } from "./rate-limit.server";
 
@@ -23,7 +24,7 @@ function newRecoveryCode() {
 /** What is stored of a code: the SHA-256 of its ten characters (the form's schema strips the hyphen and case). */
 export const recoveryCodeHash = (code: string) => createHash("sha256").update(code.replace(/-/g, "").toLowerCase()).digest("hex");
 
-type NoticeKind = "mfa_enrolled" | "mfa_removed" | "mfa_recovery_used";
+type NoticeKind = "mfa_enrolled" | "mfa_removed" | "mfa_recovery_used" | "mfa_reset";
 
 const notice = (kind: NoticeKind, user: { id: string; email: string }, data: Record<string, unknown> = {}) => ({ kind, to: user.email, userId: user.id, data });
 
@@ -118,4 +119,31 @@ export async function spendRecoveryCode(
     await enqueueMail(trx, [notice("mfa_recovery_used", user)]);
     return true;
   });
+}
+
+/**
+ * An operator turns an account's second step off (a gamer who lost their phone and every recovery code, and proved
+ * who they are through /inquiry: docs/operations.md#two-step-sign-in). In one transaction: the embedded auth's
+ * factors (`local`; with hosted Supabase the operator removes GoTrue's in its dashboard), the codes and the flag go,
+ * and the owner is mailed. Answers what there was, or null for an unknown account.
+ */
+export async function turnSecondStepOff(db: Database, { userId, local }: { userId: string; local: boolean }) {
+  return db.transaction().execute(async (trx) => {
+    const user = await trx.selectFrom("users").select(["id", "email", "second_step_required"]).where("id", "=", userId).forUpdate().executeTakeFirst();
+    if (!user) return null;
+    const factors = local ? await trx.selectFrom("auth_mfa_factors").select("id").where("user_id", "=", userId).execute() : [];
+    if (local) await deleteUserFactors(trx, userId);
+    const codes = await trx.deleteFrom("mfa_recovery_codes").where("user_id", "=", userId).executeTakeFirst();
+    await trx.updateTable("users").set({ second_step_required: false }).where("id", "=", userId).execute();
+    if (user.email && (factors.length > 0 || user.second_step_required)) await enqueueMail(trx, [notice("mfa_reset", { id: user.id, email: user.email })]);
+    return { factorsRemoved: factors.length, codesRemoved: Number(codes.numDeletedRows), wasRequired: user.second_step_required };
+  });
+}
+
+/** What an operator sees of an account's second step before turning it off. */
+export async function secondStepStatus(db: Database, { userId, local }: { userId: string; local: boolean }) {
+  const user = await db.selectFrom("users").select(["id", "email", "display_name", "second_step_required"]).where("id", "=", userId).executeTakeFirst();
+  if (!user) return null;
+  const factors = local ? await db.selectFrom("auth_mfa_factors").select(["friendly_name", "status", "created_at"]).where("user_id", "=", userId).orderBy("created_at").execute() : null;
+  return { ...user, factors, recoveryCodesLeft: await countRecoveryCodesLeft(db, userId) };
 }

@@ -68,6 +68,7 @@ const templates: Record<string, (data: Record<string, unknown>, ctx: MailContext
   mfa_enrolled: (data, ctx) => securityNotice(ctx, messages.mail.mfaEnrolledSubject, messages.mail.mfaEnrolledLead(text(data.friendlyName))),
   mfa_removed: (data, ctx) => securityNotice(ctx, messages.mail.mfaRemovedSubject, messages.mail.mfaRemovedLead(text(data.friendlyName))),
   mfa_recovery_used: (_data, ctx) => securityNotice(ctx, messages.mail.mfaRecoveryUsedSubject, messages.mail.mfaRecoveryUsedLead),
+  mfa_reset: (_data, ctx) => securityNotice(ctx, messages.mail.mfaResetSubject, messages.mail.mfaResetLead),
 };
 
 /** 二段階認証's notices (ADR 064): what changed, a link to the security settings, what to do if it was not the owner. */

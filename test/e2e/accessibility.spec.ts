@@ -16,6 +16,7 @@ const SIGNED_IN_PAGES = [
   "/settings",
   "/settings/coin-history",
   "/settings/password",
+  "/settings/security",
   "/settings/email",
   "/settings/account",
   "/settings/notifications",

@@ -86,6 +86,9 @@ const ACCOUNT_ROUTES: Row[] = [
   guarded("/settings/reports"),
   // Discord's servers on profiles, opted into.
   guarded("/settings/privacy"),
+  // 二段階認証 and the signed-in devices (ADR 064); the code page is for a session that owes it: others go on.
+  guarded("/settings/security"),
+  { route: "/login/mfa", login: "no", path: () => "/login/mfa", signedOut: () => ({ redirect: "/login" }), signedIn: () => ({ redirect: "/mypage" }) },
   guarded("/report?type=user&id={uid}", (f) => `/report?type=user&id=${f.uid}`),
   guarded("/reset-password"),
   open("/forgot-password"),

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBrowserMember, PASSWORD } from "../support/auth";
 import { CookieJar } from "../support/cookies";
 import { startTestServer, type TestServer } from "../support/server";
+import { runTwoStepCommand } from "../../server/two-step-command";
 
 /**
  * 二段階認証 in the app (issue 48 part 3, ADR 064), as a browser without JavaScript uses it: plain form posts to
@@ -171,5 +172,25 @@ describe("二段階認証 without JavaScript", () => {
     const member = await createBrowserMember(app);
     const signedIn = await member.page("/login/mfa?redirectTo=%2Fmypage");
     expect(signedIn.headers.get("location")).toBe("/mypage");
+  });
+
+  it("an operator turns it off for a gamer who lost the phone and every code: `npm run two-step -- off`, with a reason, and a mail", async () => {
+    const member = await memberWithApp();
+    const run = async (...args: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runTwoStepCommand(args, { db: app.database.db, local: true, out: (line) => out.push(line), err: (line) => err.push(line) });
+      return { code, out: out.join("\n"), err: err.join("\n") };
+    };
+    expect((await run("off", member.id)).code).toBe(1);
+    expect((await run("off", "not-a-uuid", "--reason", "x")).code).toBe(1);
+    const shown = await run("show", member.id);
+    expect(shown.out).toContain("二段階認証: 有効  未使用のリカバリーコード: 10個");
+    expect(shown.out).toContain("認証アプリ「iPhone」 確認済み");
+    const off = await run("off", member.id, "--reason", "本人確認済み（問い合わせ #12）");
+    expect(off).toMatchObject({ code: 0 });
+    expect(off.out).toContain("認証アプリ 1件、リカバリーコード 10件を削除し、本人にメールで知らせました");
+    expect((await outbox(member.id)).map((mail) => mail.kind)).toContain("mfa_reset");
+    expect((await signInWithPassword(member.email, "/mypage")).location).toBe("/mypage");
   });
 });

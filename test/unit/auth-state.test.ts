@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyAuthEvent, applyProfileCheck, applyServerSession, decodeClaims, initialAuthState, serverSessionEvent, type AuthEvent, type AuthState } from "~/lib/auth-state";
+import { applyAuthEvent, applyProfileCheck, applyServerSession, assuranceOf, decodeClaims, initialAuthState, serverSessionEvent, type AuthEvent, type AuthState } from "~/lib/auth-state";
 
 const token = (claims: Record<string, unknown>) =>
   `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.sig`;
@@ -96,5 +96,27 @@ describe("the session as the server read it (the browser has no auth client)", (
   it("settles a saved profile when the root loader runs again", () => {
     const settingUp = applyServerSession(initialAuthState, server("user-1", false));
     expect(applyServerSession(settingUp, server("user-1", true)).status).toBe("signedIn");
+  });
+});
+
+describe("MFA_CHALLENGE_VERIFIED", () => {
+  const token = (claims: Record<string, unknown>) => `h.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.s`;
+  it("is the event of the same session raised from aal1 to aal2, and keeps the settled status", () => {
+    const aal1 = applyServerSession(initialAuthState, { userId: "u1", accessToken: token({ sub: "u1", aal: "aal1" }), hasProfile: true });
+    expect(aal1.status).toBe("signedIn");
+    const next = { userId: "u1", accessToken: token({ sub: "u1", aal: "aal2" }), hasProfile: true };
+    expect(serverSessionEvent(aal1, next)).toBe("MFA_CHALLENGE_VERIFIED");
+    const aal2 = applyServerSession(aal1, next);
+    expect(aal2.status).toBe("signedIn");
+    expect(aal2.claims?.aal).toBe("aal2");
+    // A refresh at aal2 is a refresh.
+    expect(serverSessionEvent(aal2, { ...next, accessToken: token({ sub: "u1", aal: "aal2", iat: 2 }) })).toBe("TOKEN_REFRESHED");
+  });
+
+  it("assuranceOf reads the token's level and the account's reachable one from its verified factors", () => {
+    expect(assuranceOf({ access_token: token({ sub: "u", aal: "aal1" }), user: { factors: [{ status: "verified" }] } })).toEqual({ currentLevel: "aal1", nextLevel: "aal2" });
+    expect(assuranceOf({ access_token: token({ sub: "u", aal: "aal2" }), user: { factors: [{ status: "verified" }] } })).toEqual({ currentLevel: "aal2", nextLevel: "aal2" });
+    expect(assuranceOf({ access_token: token({ sub: "u" }), user: { factors: [{ status: "unverified" }] } })).toEqual({ currentLevel: "aal1", nextLevel: "aal1" });
+    expect(assuranceOf({ access_token: token({ sub: "u" }), user: {} })).toEqual({ currentLevel: "aal1", nextLevel: "aal1" });
   });
 });

@@ -37,6 +37,9 @@ export const mfaRemovedLead = (name: string) => `お使いのアカウントか�
 export const mfaRecoveryUsedSubject = "【GamerMatch】リカバリーコードが使用されました";
 export const mfaRecoveryUsedLead =
   "お使いのアカウントでリカバリーコードが使用され、ログインしました。二段階認証は解除されています。セキュリティ設定から、もう一度設定してください。";
+export const mfaResetSubject = "【GamerMatch】二段階認証を解除しました";
+export const mfaResetLead =
+  "お問い合わせにもとづき、運営がお使いのアカウントの二段階認証を解除しました。ログイン後、セキュリティ設定からもう一度設定してください。";
 export const mfaNoticeAction = "セキュリティ設定を開く";
 export const mfaNoticeIgnore =
   "お心当たりがない場合は、すぐにパスワードを変更し、お問い合わせフォームからご連絡ください。";

@@ -78,6 +78,43 @@ export const accountsRows: Row[] = [
     request: () => post("/settings/email", formBody({ email: fc.oneof(fc.constant(null).map(() => uniqueEmail("moved")), text("a@example.jp")) })),
     examples: () => [formExample("/settings/email", { email: `moved${NUL}@example.jp` })],
   },
+  // 二段階認証's pages (ADR 064). The member has no authenticator app: enrolling may succeed (an unverified factor, up
+  // to the limit); confirming, removing and renewing name factors that are not theirs, so each is refused.
+  {
+    route: "routes/_settings.settings.security",
+    method: "POST",
+    as: "cookie",
+    request: () =>
+      post(
+        "/settings/security",
+        formBody({
+          intent: fc.oneof(fc.constantFrom("enroll", "confirm", "remove", "renewCodes"), nastyString),
+          friendlyName: fc.oneof(fc.constant(""), nastyString),
+          factorId: fc.oneof(uuidLike, nastyString),
+          code: fc.oneof(text("123456"), fc.constantFrom("１２３４５６", "12 34 56", "")),
+          secret: fc.oneof(fc.constant("JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"), nastyString),
+        }),
+      ),
+    examples: () => [
+      formExample("/settings/security", { intent: "enroll", friendlyName: `a${NUL}` }),
+      formExample("/settings/security", { intent: "confirm", factorId: randomUUID(), code: "123456", secret: `A${NUL}` }),
+      formExample("/settings/security", { intent: "remove", factorId: `${randomUUID()}${NUL}`, code: "123456" }),
+    ],
+  },
+  // The code page of a sign-in that owes its second step; the member's session owes none, so it is sent on.
+  {
+    route: "routes/_default.login_.mfa",
+    method: "POST",
+    as: "cookie",
+    refusalWrites: ["rate_limit_events"],
+    request: () =>
+      post(
+        "/login/mfa",
+        formBody({ intent: fc.oneof(fc.constantFrom("code", "recovery"), nastyString), code: text("123456"), recoveryCode: text("abcde-23456"), factorId: fc.oneof(uuidLike, nastyString), redirectTo: text("/mypage") }),
+      ),
+    examples: () => [formExample("/login/mfa", { intent: "recovery", recoveryCode: `abcde${NUL}` })],
+  },
+  { route: "routes/_default.login_.mfa", method: "GET", as: "cookie", request: () => get("/login/mfa", queryString({ redirectTo: text("/chat/あ?x=1#y") })) },
   // Signed in, /login and /signup send the visitor on to redirectTo: it must become a valid Location header.
   { route: "routes/_default.login", method: "GET", as: "cookie", request: () => get("/login", queryString({ redirectTo: text("/chat/あ?x=1#y") })) },
   { route: "routes/_default.signup", method: "GET", as: "cookie", request: () => get("/signup", queryString({ redirectTo: text("/mypage") })) },
