@@ -38,8 +38,10 @@ async function pendingSession(request: Request, context: LoaderFunctionArgs["con
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
+  // The form is read first: a post the app could not store anyway (a NUL) is a 400 whoever sends it.
+  const formData = await readFormData(request);
   const session = await pendingSession(request, context);
-  const submission = parseWithZod(await readFormData(request), { schema: secondStepSchema });
+  const submission = parseWithZod(formData, { schema: secondStepSchema });
   if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["code", "recoveryCode"] }) }, { status: 400 });
   const value = submission.value;
   const supabase = context.auth.supabase();

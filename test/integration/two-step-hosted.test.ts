@@ -1,0 +1,68 @@
+import { Secret, TOTP } from "otpauth";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signAnonKey } from "../../app/infra/auth/jwt";
+import { PASSWORD, uniqueEmail } from "../support/auth";
+import { CookieJar } from "../support/cookies";
+import { startTestServer, type TestServer } from "../support/server";
+
+/**
+ * 二段階認証 with hosted Supabase (ADR 064): one app server configured with SUPABASE_URL pointing at another, whose
+ * embedded auth answers as GoTrue does, so the app takes its hosted path: no auth endpoints of its own, tokens verified
+ * by the project's secret, factors known only from what the auth server answers (users.second_step_required). The
+ * same pages, the same supabase-js calls, over the network.
+ */
+
+let auth: TestServer;
+let app: TestServer;
+beforeAll(async () => {
+  auth = await startTestServer({ seed: false });
+  const secret = auth.config.SUPABASE_JWT_SECRET!;
+  app = await startTestServer({ seed: false, env: { SUPABASE_URL: auth.url, SUPABASE_ANON_KEY: await signAnonKey(secret), SUPABASE_JWT_SECRET: secret } });
+});
+afterAll(async () => {
+  await app?.close();
+  await auth?.close();
+});
+
+const codeOf = (secret: string, steps = 0) => TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30, timestamp: Date.now() + steps * 30_000 });
+
+function browser() {
+  const jar = new CookieJar();
+  const page = async (pathname: string, init: RequestInit = {}) => {
+    const response = await app.request(pathname, { ...init, headers: { ...init.headers, Cookie: jar.header() } });
+    jar.store(response);
+    return response;
+  };
+  const post = (pathname: string, fields: Record<string, string>) =>
+    page(pathname, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: app.url, "Sec-Fetch-Site": "same-origin" }, body: new URLSearchParams(fields) });
+  return { page, post };
+}
+
+describe("二段階認証 against a hosted auth server", () => {
+  it("enrols, then a sign-in owes the code until it is given; the level comes from the verified token", async () => {
+    expect(app.config.SUPABASE_URL).toBe(auth.url);
+    const email = uniqueEmail("hosted");
+    const first = browser();
+    expect((await first.post("/signup", { email, password: PASSWORD })).status).toBe(302);
+    expect((await first.post("/mypage/gamer-edit", { displayName: "ホステッド" })).status).toBe(302);
+    const enrolled = await (await first.post("/settings/security", { intent: "enroll", friendlyName: "Pixel" })).text();
+    const secret = /data-secret="([A-Z2-7]+)"/.exec(enrolled)![1]!;
+    const factorId = /name="factorId" value="([0-9a-f-]{36})"/.exec(enrolled)![1]!;
+    // The factor lives on the auth server, not in the app's database.
+    expect(await auth.database.db.selectFrom("auth_mfa_factors").select("id").where("id", "=", factorId).execute()).toHaveLength(1);
+    const confirmed = await first.post("/settings/security", { intent: "confirm", factorId, secret, friendlyName: "Pixel", code: codeOf(secret) });
+    expect([...(await confirmed.text()).matchAll(/<li>([a-z2-7]{5}-[a-z2-7]{5})<\/li>/g)]).toHaveLength(10);
+    const user = await app.database.db.selectFrom("users").select(["id", "second_step_required"]).where("email", "=", email).executeTakeFirstOrThrow();
+    expect(user.second_step_required).toBe(true);
+
+    const second = browser();
+    const signedIn = await second.post("/login", { email, password: PASSWORD, redirectTo: "/mypage" });
+    expect(signedIn.headers.get("location")).toBe("/login/mfa?redirectTo=%2Fmypage");
+    expect((await second.page("/mypage")).headers.get("location")).toBe("/login/mfa?redirectTo=%2Fmypage");
+    expect((await second.page("/api/coins/balance")).status).toBe(403);
+    const verified = await second.post("/login/mfa", { intent: "code", code: codeOf(secret, 1), redirectTo: "/mypage" });
+    expect(verified.headers.get("location")).toBe("/mypage");
+    expect((await second.page("/mypage")).status).toBe(200);
+    expect((await second.page("/api/coins/balance")).status).toBe(200);
+  });
+});
