@@ -38,6 +38,7 @@ const ENGINE_INDEPENDENT = [
   "discord", // hosted Supabase's Discord sign-in settings
   "discord-guilds", // a privacy setting and what a profile shows
   "discord-oauth", // the OAuth flow against a stand-in Discord
+  "two-step-hosted", // the security pages against another server's auth as a hosted one (two-step: both engines)
   "errors", // error pages and statuses
   "inquiry", // the contact form's honeypot and mail
   "manifest", // the web manifest and icons

@@ -46,6 +46,11 @@ const envSchema = z.object({
   HONEYPOT_SECRET: z.string().min(16).optional(),
   /** Signs the app's own cookies (the flash toast). Generated into DATA_DIR when unset; replicas must share it. */
   SESSION_SECRET: z.string().min(16).optional(),
+  /**
+   * Encrypts the embedded auth's TOTP secrets at rest (ADR 064). Generated into DATA_DIR when unset; replicas must
+   * share it, and losing it makes every authenticator app unusable (the operators turn two-step off per account).
+   */
+  MFA_SECRET_KEY: z.string().min(32).optional(),
   REDIS_URL: z
     .string()
     .url()
@@ -152,12 +157,13 @@ const envSchema = z.object({
 });
 
 /** Secrets that are generated into DATA_DIR/secrets.json when the environment leaves them unset. */
-const generatedSecrets = ["HONEYPOT_SECRET", "SESSION_SECRET", "SUPABASE_JWT_SECRET", "VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY"] as const;
+const generatedSecrets = ["HONEYPOT_SECRET", "SESSION_SECRET", "SUPABASE_JWT_SECRET", "MFA_SECRET_KEY", "VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY"] as const;
 type SecretName = (typeof generatedSecrets)[number];
 
-export type AppConfig = Omit<z.infer<typeof envSchema>, "HONEYPOT_SECRET" | "SESSION_SECRET" | "VAPID_PUBLIC_KEY" | "VAPID_PRIVATE_KEY" | "VAPID_SUBJECT"> & {
+export type AppConfig = Omit<z.infer<typeof envSchema>, "HONEYPOT_SECRET" | "SESSION_SECRET" | "MFA_SECRET_KEY" | "VAPID_PUBLIC_KEY" | "VAPID_PRIVATE_KEY" | "VAPID_SUBJECT"> & {
   HONEYPOT_SECRET: string;
   SESSION_SECRET: string;
+  MFA_SECRET_KEY: string;
   /** Always set in local auth mode; with hosted Supabase, unset means "verify with the project's JWKS". */
   SUPABASE_JWT_SECRET?: string;
   VAPID_PUBLIC_KEY: string;

@@ -42,6 +42,7 @@ export async function createAppAuth({
     : createLocalAuthHandler({
         db: database.db,
         jwtSecret: config.SUPABASE_JWT_SECRET!,
+        factorSecretKey: config.MFA_SECRET_KEY,
         confirmEmail: config.AUTH_CONFIRM_EMAIL,
         clock,
         discord,

@@ -1,4 +1,5 @@
 import { createTokenVerifier } from "../../app/infra/auth/jwt";
+import { createSecretBox } from "../../app/infra/auth/secret-box";
 import type { LocalAuthHandler } from "../../app/infra/auth/session";
 import type { Database } from "../../app/infra/db/tables";
 import type { DiscordClient } from "../../app/infra/discord";
@@ -65,6 +66,7 @@ export const routes = [
 export function createLocalAuthHandler({
   db,
   jwtSecret,
+  factorSecretKey,
   confirmEmail = false,
   clock = () => new Date(),
   onSessionsEnded = async () => {},
@@ -74,6 +76,8 @@ export function createLocalAuthHandler({
 }: {
   db: Database;
   jwtSecret: string;
+  /** MFA_SECRET_KEY: the key TOTP secrets are sealed with at rest. */
+  factorSecretKey: string;
   /** Discordでログイン, when DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET are set. */
   discord?: DiscordClient;
   /** SITE_URL: where OAuth sign-ins come back to (Discord's redirect URI is SITE_URL/auth/v1/callback). */
@@ -86,7 +90,7 @@ export function createLocalAuthHandler({
   /** Told after a user's sessions were revoked (all, or all but one): their sockets close (app/infra/realtime.ts). */
   onSessionsEnded?: (userId: string, options: { keepSessionId?: string }) => Promise<void>;
 }): LocalAuthHandler {
-  const api: AuthApi = { db, jwtSecret, verify: createTokenVerifier({ secret: jwtSecret }), confirmEmail, clock, onSessionsEnded, discord, siteUrl, redirectUrls };
+  const api: AuthApi = { db, jwtSecret, verify: createTokenVerifier({ secret: jwtSecret }), secrets: createSecretBox(factorSecretKey), confirmEmail, clock, onSessionsEnded, discord, siteUrl, redirectUrls };
   return async (request, { clientIp }) => {
     const url = new URL(request.url);
     const found = matchRoute(routes, request.method, url.pathname.replace(/^\/auth\/v1/, ""));

@@ -1,4 +1,5 @@
 import type { AccessTokenClaims, TokenVerifier } from "../../app/infra/auth/jwt";
+import type { SecretBox } from "../../app/infra/auth/secret-box";
 import type { Database } from "../../app/infra/db/tables";
 import type { DiscordClient } from "../../app/infra/discord";
 import type { SessionWithUser } from "../../app/models/auth/sessions.server";
@@ -11,6 +12,8 @@ export interface AuthApi {
   db: Database;
   jwtSecret: string;
   verify: TokenVerifier;
+  /** Seals and opens TOTP secrets at rest (MFA_SECRET_KEY, ADR 064). */
+  secrets: SecretBox;
   /** Sign-up waits for the address to be confirmed by mail (AUTH_CONFIRM_EMAIL). */
   confirmEmail: boolean;
   clock: () => Date;

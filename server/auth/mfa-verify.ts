@@ -51,7 +51,8 @@ export const verifyFactor: Handler<z.output<typeof verifyFactorParams>> = async 
       await deleteChallenge(trx, challenge.id);
       return { refused: new AuthError(422, ErrorCode.MFAChallengeExpired, messages.auth.mfaChallengeExpired) };
     }
-    const step = matchTotpStep({ secret: locked.secret, code, now });
+    const secret = api.secrets.open(locked.secret, user.id);
+    const step = secret === null ? null : matchTotpStep({ secret, code, now });
     if (step === null || !(await acceptFactorStep(trx, { factorId: factor.id, step, now }))) {
       throw new AuthError(422, ErrorCode.MFAVerificationFailed, messages.auth.mfaVerificationFailed);
     }

@@ -65,7 +65,7 @@ export const enrollFactor: Handler<z.output<typeof enrollParams>> = async (api, 
     if (factors.some((factor) => factor.status === "verified") && user.aal !== "aal2") {
       throw new AuthError(403, ErrorCode.InsufficientAAL, messages.auth.mfaInsufficientAal);
     }
-    return insertFactor(trx, { userId: user.id, friendlyName, secret: key.secret, now: api.clock() });
+    return insertFactor(trx, { userId: user.id, friendlyName, secret: api.secrets.seal(key.secret, user.id), now: api.clock() });
   });
   return json({ id: factor.id, type: "totp", friendly_name: factor.friendly_name, totp: { qr_code: key.qrCode, secret: key.secret, uri: key.uri } });
 };

@@ -1,4 +1,5 @@
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
+import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { closeLocalAccount } from "../../app/infra/auth/close-account";
@@ -479,6 +480,24 @@ describe("the app's pages with Discord", () => {
     const page = await go("/mypage/gamer-edit?redirectTo=%2F");
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("けんた");
+  });
+
+  it("asks an account with an authenticator app for its code after Discord, as after the password (ADR 064)", async () => {
+    const { supabase, session } = await discordSession();
+    const profile = await app.request("/api/user/profile", { method: "POST", headers: { Authorization: `Bearer ${session.access_token}`, "Content-Type": "application/json" }, body: JSON.stringify({ displayName: "けんた" }) });
+    expect(profile.ok).toBe(true);
+    const { data: factor } = await supabase.auth.mfa.enroll({ factorType: "totp" });
+    const code = TOTP.generate({ secret: Secret.fromBase32(factor!.totp!.secret), algorithm: "SHA1", digits: 6, period: 30 });
+    expect((await supabase.auth.mfa.challengeAndVerify({ factorId: factor!.id, code })).error).toBeNull();
+
+    const { go } = browser();
+    const posted = await go("/auth/discord", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "" });
+    const consentUrl = new URL((await go(local(posted.headers.get("location")!))).headers.get("location")!);
+    const decided = await fetch(`${discord.url}/oauth2/authorize`, { method: "POST", body: consentForm(consentUrl, "allow"), redirect: "manual" });
+    const back = new URL((await go(local(decided.headers.get("location")!))).headers.get("location")!);
+    const landed = await go(local(back));
+    expect(landed.headers.get("location")).toBe("/login/mfa?redirectTo=%2F");
+    expect((await go("/mypage")).headers.get("location")).toBe("/login/mfa?redirectTo=%2Fmypage");
   });
 
   it("sends a refused sign-in to /login with its message in Japanese", async () => {

@@ -73,6 +73,10 @@ const outbox = (userId: string) => app.database.db.selectFrom("mail_outbox").sel
 describe("二段階認証 without JavaScript", () => {
   it("enrols from the page: the QR code inline, the key as text, ten recovery codes stored hashed, a mail sent", async () => {
     const member = await memberWithApp();
+    // The key is sealed at rest: the database holds no usable secret (ADR 064).
+    const stored = await app.database.db.selectFrom("auth_mfa_factors").select("secret").where("id", "=", member.factorId).executeTakeFirstOrThrow();
+    expect(stored.secret).toMatch(/^v1\./);
+    expect(stored.secret).not.toContain(member.secret);
     const rows = await app.database.db.selectFrom("mfa_recovery_codes").select(["code_hash", "used_at"]).where("user_id", "=", member.id).execute();
     expect(rows).toHaveLength(10);
     for (const code of member.codes) expect(rows.some((row) => row.code_hash.includes(code.replace("-", "")))).toBe(false);

@@ -69,11 +69,13 @@ describe("secrets", () => {
       HONEYPOT_SECRET: "x".repeat(32),
       SESSION_SECRET: "z".repeat(32),
       SUPABASE_JWT_SECRET: "y".repeat(32),
+      MFA_SECRET_KEY: "m".repeat(32),
       VAPID_PUBLIC_KEY: VAPID.publicKey,
       VAPID_PRIVATE_KEY: VAPID.privateKey,
       VAPID_SUBJECT: "mailto:ops@example.jp",
     });
     expect(config.HONEYPOT_SECRET).toBe("x".repeat(32));
+    expect(config.MFA_SECRET_KEY).toBe("m".repeat(32));
     expect(config.SUPABASE_JWT_SECRET).toBe("y".repeat(32));
     expect(config).toMatchObject({ VAPID_PUBLIC_KEY: VAPID.publicKey, VAPID_PRIVATE_KEY: VAPID.privateKey, VAPID_SUBJECT: "mailto:ops@example.jp" });
     expect(fs.existsSync(path.join(dir, "secrets.json"))).toBe(false);

@@ -94,7 +94,7 @@ export interface AuthMfaFactorsTable {
   friendly_name: ColumnType<string, string | undefined, string>;
   factor_type: "totp";
   status: FactorStatus;
-  /** The TOTP secret, base32: never answered after enrolment, never logged. */
+  /** The TOTP secret, sealed with MFA_SECRET_KEY (`v1.…`, app/infra/auth/secret-box.ts; base32 before ADR 064): never answered after enrolment, never logged. */
   secret: string;
   created_at: ColumnType<Date, Date | undefined, Date>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
