@@ -1,8 +1,7 @@
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signAnonKey } from "../../app/infra/auth/jwt";
-import { PASSWORD, uniqueEmail } from "../support/auth";
-import { CookieJar } from "../support/cookies";
+import { formBrowser, PASSWORD, uniqueEmail } from "../support/auth";
 import { startTestServer, type TestServer } from "../support/server";
 
 /**
@@ -26,17 +25,7 @@ afterAll(async () => {
 
 const codeOf = (secret: string, steps = 0) => TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30, timestamp: Date.now() + steps * 30_000 });
 
-function browser() {
-  const jar = new CookieJar();
-  const page = async (pathname: string, init: RequestInit = {}) => {
-    const response = await app.request(pathname, { ...init, headers: { ...init.headers, Cookie: jar.header() } });
-    jar.store(response);
-    return response;
-  };
-  const post = (pathname: string, fields: Record<string, string>) =>
-    page(pathname, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: app.url, "Sec-Fetch-Site": "same-origin" }, body: new URLSearchParams(fields) });
-  return { page, post };
-}
+const browser = () => formBrowser(app);
 
 describe("二段階認証 against a hosted auth server", () => {
   it("enrols, then a sign-in owes the code until it is given; the level comes from the verified token", async () => {

@@ -1,7 +1,6 @@
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBrowserMember, PASSWORD } from "../support/auth";
-import { CookieJar } from "../support/cookies";
+import { createBrowserMember, formBrowser, PASSWORD } from "../support/auth";
 import { startTestServer, type TestServer } from "../support/server";
 import { runTwoStepCommand } from "../../server/two-step-command";
 
@@ -24,17 +23,7 @@ const sameOrigin = () => ({ "Content-Type": "application/x-www-form-urlencoded",
 const codeOf = (secret: string, steps = 0) => TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30, timestamp: Date.now() + steps * 30_000 });
 const attribute = (html: string, pattern: RegExp) => pattern.exec(html)?.[1] ?? null;
 
-/** A browser: its cookies, and page requests that keep them. */
-function browser() {
-  const jar = new CookieJar();
-  const page = async (pathname: string, init: RequestInit = {}) => {
-    const response = await app.request(pathname, { ...init, headers: { ...init.headers, Cookie: jar.header() } });
-    jar.store(response);
-    return response;
-  };
-  const post = (pathname: string, fields: Record<string, string>) => page(pathname, { method: "POST", headers: sameOrigin(), body: new URLSearchParams(fields) });
-  return { jar, page, post };
-}
+const browser = () => formBrowser(app);
 
 /** A member who turned 二段階認証 on through the page: its key, recovery codes and browser. */
 async function memberWithApp() {

@@ -42,6 +42,22 @@ export async function createMember(app: TestServer, displayName = "メンバー"
 }
 export type Member = Awaited<ReturnType<typeof createMember>>;
 
+/**
+ * A browser without JavaScript: its cookies, page requests that keep them, and same-origin form posts (`post`), as
+ * the pages' plain forms send them.
+ */
+export function formBrowser(app: TestServer) {
+  const jar = new CookieJar();
+  const page = async (pathname: string, init: RequestInit = {}) => {
+    const response = await app.request(pathname, { ...init, headers: { ...init.headers, Cookie: jar.header() } });
+    jar.store(response);
+    return response;
+  };
+  const post = (pathname: string, fields: Record<string, string>) =>
+    page(pathname, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: app.url, "Sec-Fetch-Site": "same-origin" }, body: new URLSearchParams(fields) });
+  return { jar, page, post };
+}
+
 /** A member who also has a cookie session from the login form, as a browser without JavaScript would. */
 export async function createBrowserMember(app: TestServer, displayName?: string) {
   const member = await createMember(app, displayName);
