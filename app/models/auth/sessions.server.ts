@@ -9,9 +9,19 @@ import type { Database } from "~/infra/db/tables";
 /** Why a session ended, as `revoked_reason` says it. */
 export type RevokedReason = "logout" | "password_changed" | "refresh_token_reused" | "mfa_verified";
 
-/** A new session of the user, begun by `method` ("password", "recovery" …). */
-export async function insertSession(trx: Database, { userId, method }: { userId: string; method: string }) {
-  return trx.insertInto("auth_sessions").values({ user_id: userId, method }).returning("id").executeTakeFirstOrThrow();
+/** Where a session began: the browser's User-Agent and the client address, cleaned (app/lib/user-agent.ts); null when unknown. */
+export interface SessionDevice {
+  userAgent: string | null;
+  ip: string | null;
+}
+
+/** A new session of the user, begun by `method` ("password", "recovery" …) on `device`. */
+export async function insertSession(trx: Database, { userId, method, device }: { userId: string; method: string; device: SessionDevice }) {
+  return trx
+    .insertInto("auth_sessions")
+    .values({ user_id: userId, method, user_agent: device.userAgent, ip: device.ip })
+    .returning("id")
+    .executeTakeFirstOrThrow();
 }
 
 /** A bearer token's session with its account, as the caller is checked: revoked or left is for the caller to judge. */
