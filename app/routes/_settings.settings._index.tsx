@@ -67,6 +67,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 const ACCOUNT_LINKS = [
   { to: "/settings/password", label: "パスワードの変更", hint: "現在のパスワードを確認して変更します" },
   { to: "/settings/email", label: "メールアドレスの変更", hint: "新しいアドレスに確認メールを送ります" },
+  { to: "/settings/security", label: "セキュリティ", hint: "ログイン中の端末の確認とログアウト" },
   { to: "/settings/notifications", label: "通知メール", hint: "メールで受け取る通知を選べます" },
   { to: "/settings/coin-history", label: "コイン履歴", hint: "購入・利用・受け取りの記録" },
   { to: "/settings/reports", label: "通報の履歴", hint: "送った通報と対応状況" },

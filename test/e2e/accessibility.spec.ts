@@ -20,6 +20,7 @@ const SIGNED_IN_PAGES = [
   "/settings/account",
   "/settings/notifications",
   "/settings/reports",
+  "/settings/security",
   "/notifications",
   "/chat",
   "/coins",

@@ -86,6 +86,8 @@ const ACCOUNT_ROUTES: Row[] = [
   guarded("/settings/reports"),
   // Discord's servers on profiles, opted into.
   guarded("/settings/privacy"),
+  // 「ログイン中の端末」 (two-step verification's page too).
+  guarded("/settings/security"),
   guarded("/report?type=user&id={uid}", (f) => `/report?type=user&id=${f.uid}`),
   guarded("/reset-password"),
   open("/forgot-password"),

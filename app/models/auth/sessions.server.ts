@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Database } from "~/infra/db/tables";
+import { SESSIONS_ENDED_CHANNEL } from "../moderation.server";
 
 /**
  * The embedded auth server's sessions (`auth_sessions`), as GoTrue's models/sessions.go keeps them: one per sign-in,
@@ -116,6 +117,15 @@ export async function revokeSessionsBelowAal2(trx: Database, userId: string) {
 /** GoTrue's DowngradeSessionsToAAL1: the sessions a removed factor had proven are aal1 again. */
 export async function downgradeFactorSessions(trx: Database, factorId: string) {
   await trx.updateTable("auth_sessions").set({ aal: "aal1", factor_id: null, mfa_verified_at: null }).where("factor_id", "=", factorId).execute();
+}
+
+/**
+ * Every server process closes the user's sockets when `executor`'s transaction commits (server/app/realtime.ts): those
+ * of ended sessions cannot come back, the others reconnect with their tokens at once. For a change made where no
+ * socket is at hand (the operators' command, a form action), the same on every process.
+ */
+export async function notifySessionsEnded(executor: Database, userId: string) {
+  await sql`select pg_notify(${SESSIONS_ENDED_CHANNEL}, ${userId})`.execute(executor);
 }
 
 /** A session as `findSessionWithUser` reads it. */
