@@ -212,7 +212,8 @@ describe("「ログイン中の端末」", () => {
     const member = await createMember(app, "不正な入力");
     const windows = await browserSignIn(member.email, UA.chromeWindows);
     const before = await app.database.db.selectFrom("auth_sessions").select(["id", "revoked_at"]).where("user_id", "=", member.id).orderBy("id").execute();
-    for (const fields of [{ intent: "sign-out-session", sessionId: "not-a-uuid" }, { intent: "sign-out-session" }, { intent: "everything" }, {}, { intent: "sign-out-others\u0000" }]) {
+    const refused: Record<string, string>[] = [{ intent: "sign-out-session", sessionId: "not-a-uuid" }, { intent: "sign-out-session" }, { intent: "everything" }, {}, { intent: "sign-out-others\u0000" }];
+    for (const fields of refused) {
       expect({ fields, status: (await windows.post(fields)).status }).toEqual({ fields, status: 400 });
     }
     expect(await app.database.db.selectFrom("auth_sessions").select(["id", "revoked_at"]).where("user_id", "=", member.id).orderBy("id").execute()).toEqual(before);
