@@ -68,7 +68,7 @@ export async function stopUser({
       .returning("id")
       .execute();
     // Delivered when this commits, to every process listening (server/app.ts closes the user's sockets).
-    await notifySessionsEnded(trx, userId);
+    await notifySessionsEnded(trx, { userId });
     const paused = await trx
       .updateTable("listings")
       .set({ status: "paused", moderation_paused_at: now, updated_at: now })

@@ -34,7 +34,7 @@ export async function listLiveSessions(db: Database, { userId, currentSessionId,
 
 /**
  * Ends one live session of the user's, as signing out on that device would: its refresh token and access tokens are
- * refused from now on, and its sockets close when this commits. False, and nothing done, for a session that is not
+ * refused from now on, and its sockets (theirs alone) close on every process when this commits. False, and nothing done, for a session that is not
  * the user's, not live, or not there at all.
  */
 export async function revokeUserSession({ db, userId, sessionId }: { db: Database; userId: string; sessionId: string }) {
@@ -47,7 +47,7 @@ export async function revokeUserSession({ db, userId, sessionId }: { db: Databas
       .where("revoked_at", "is", null)
       .returning("id")
       .executeTakeFirst();
-    if (ended) await notifySessionsEnded(trx, userId);
+    if (ended) await notifySessionsEnded(trx, { userId, sessionId });
     return !!ended;
   });
 }

@@ -120,12 +120,19 @@ export async function downgradeFactorSessions(trx: Database, factorId: string) {
 }
 
 /**
- * Every server process closes the user's sockets when `executor`'s transaction commits (server/app/realtime.ts): those
- * of ended sessions cannot come back, the others reconnect with their tokens at once. For a change made where no
- * socket is at hand (the operators' command, a form action), the same on every process.
+ * Every server process closes the user's sockets when `executor`'s transaction commits (server/app/realtime.ts): all of
+ * them (a suspension), or only those of `sessionId` (one device signed out from another), since a socket the server
+ * closes does not come back by itself. For a change made where no socket is at hand (the operators' command, a form
+ * action), the same on every process. The notice is the user's id, then the session's after a space.
  */
-export async function notifySessionsEnded(executor: Database, userId: string) {
-  await sql`select pg_notify(${SESSIONS_ENDED_CHANNEL}, ${userId})`.execute(executor);
+export async function notifySessionsEnded(executor: Database, { userId, sessionId }: { userId: string; sessionId?: string }) {
+  await sql`select pg_notify(${SESSIONS_ENDED_CHANNEL}, ${sessionId ? `${userId} ${sessionId}` : userId})`.execute(executor);
+}
+
+/** What `notifySessionsEnded` said: whose sockets to close, and of which session only, if it named one. */
+export function readSessionsEndedNotice(payload: string) {
+  const [userId = "", sessionId] = payload.split(" ");
+  return { userId, sessionId };
 }
 
 /** A session as `findSessionWithUser` reads it. */
