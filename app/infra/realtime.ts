@@ -15,10 +15,12 @@ export interface Realtime {
   /** Makes the users' connected sockets join a chat room's channel (they just became participants). */
   joinRoom(userIds: readonly string[], roomId: string): void;
   /**
-   * Closes the user's sockets on every replica, but those of `keepSessionId`: their sessions ended (a new password,
-   * sign-out everywhere, leaving), so what they would still hear is no longer theirs to hear.
+   * Closes the user's sockets on every replica, but those of `keepSessionId`, or only those of `sessionId`: their
+   * sessions ended (a new password, sign-out everywhere, leaving, one device signed out from another), so what they
+   * would still hear is no longer theirs to hear. A socket the server closes does not come back by itself
+   * (socket.io's "io server disconnect"): the sockets of sessions still live are left open.
    */
-  disconnectUser(userId: string, options?: { keepSessionId?: string }): Promise<void>;
+  disconnectUser(userId: string, options?: { keepSessionId?: string; sessionId?: string }): Promise<void>;
 }
 
 /**
@@ -78,10 +80,13 @@ export function attachRealtime(
     joinRoom(userIds, roomId) {
       if (userIds.length) io.in(userIds.map(userChannel)).socketsJoin(roomChannel(roomId));
     },
-    async disconnectUser(userId, { keepSessionId } = {}) {
-      if (!keepSessionId) return void io.in(userChannel(userId)).disconnectSockets(true);
+    async disconnectUser(userId, { keepSessionId, sessionId } = {}) {
+      if (!keepSessionId && !sessionId) return void io.in(userChannel(userId)).disconnectSockets(true);
       const sockets = await io.in(userChannel(userId)).fetchSockets();
-      for (const socket of sockets) if ((socket.data.user as AuthUser | undefined)?.sessionId !== keepSessionId) socket.disconnect(true);
+      for (const socket of sockets) {
+        const socketSessionId = (socket.data.user as AuthUser | undefined)?.sessionId;
+        if (sessionId ? socketSessionId === sessionId : socketSessionId !== keepSessionId) socket.disconnect(true);
+      }
     },
   };
 }

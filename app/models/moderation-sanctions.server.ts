@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { notifySessionsEnded } from "./auth/sessions.server";
 import { cancelOpenBookingsByModeration } from "./bookings/cancel.server";
 import { setHidden } from "./hidden.server";
 import {
@@ -9,7 +9,6 @@ import {
   ModerationError,
   recordAction,
   runDecision,
-  SESSIONS_ENDED_CHANNEL,
   type DecisionInput,
   type DecisionOutcome,
   type Trx,
@@ -69,7 +68,7 @@ export async function stopUser({
       .returning("id")
       .execute();
     // Delivered when this commits, to every process listening (server/app.ts closes the user's sockets).
-    await sql`select pg_notify(${SESSIONS_ENDED_CHANNEL}, ${userId})`.execute(trx);
+    await notifySessionsEnded(trx, { userId });
     const paused = await trx
       .updateTable("listings")
       .set({ status: "paused", moderation_paused_at: now, updated_at: now })

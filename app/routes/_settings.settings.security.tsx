@@ -3,6 +3,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { SubmissionResult } from "@conform-to/react";
 import { ErrorList, TextField } from "~/components/forms";
+import { SessionList } from "~/components/session-list";
 import { EnrolmentSteps, RecoveryCodes, type Enrolment } from "~/components/two-step-setup";
 import { authFormError, requireProfile } from "~/http/auth.server";
 import { readFormData } from "~/http/forms.server";
@@ -14,6 +15,7 @@ import { formatDate } from "~/lib/time";
 import { messages } from "~/lib/messages";
 import { pageMeta } from "~/lib/meta";
 import { PRODUCT_NAME } from "~/lib/constants";
+import { loadSessionList } from "~/models/auth/session-list.server";
 import { confirmFactorSchema, enrolSchema, removeFactorSchema, renewCodesSchema, securitySchema } from "~/lib/validation/mfa";
 import { countRecoveryCodesLeft, recordFactorConfirmed, recordFactorRemoved, renewRecoveryCodes } from "~/models/two-step.server";
 
@@ -29,6 +31,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     factors: factors.map((factor) => ({ id: factor.id, name: factor.friendly_name ?? "", createdAt: factor.created_at })),
     recoveryCodesLeft: factors.length > 0 ? await countRecoveryCodesLeft(context.db, user.id) : 0,
+    // Read from the primary: the list just after a 「ログアウト」 must not show that session again.
+    sessions: await loadSessionList({ db: context.db, user }),
     rules: { enrol: formRules(enrolSchema), confirm: formRules(confirmFactorSchema), remove: formRules(removeFactorSchema), renew: formRules(renewCodesSchema) },
   };
 }
@@ -103,7 +107,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function SecurityPage() {
-  const { factors, recoveryCodesLeft, rules } = useLoaderData<typeof loader>();
+  const { factors, recoveryCodesLeft, sessions, rules } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const intent = reply?.result.initialValue?.intent;
   return (
@@ -153,6 +157,7 @@ export default function SecurityPage() {
           <CodeForm id="renew-codes" intent="renewCodes" rules={rules.renew} lastResult={intent === "renewCodes" ? reply?.result : undefined} label="新しいコードを発行" />
         </section>
       ) : null}
+      <SessionList sessions={sessions} />
     </section>
   );
 }

@@ -12,7 +12,7 @@ export function embeddedAuth(localAuth: LocalAuthHandler): express.RequestHandle
   return async (req, res, next) => {
     try {
       // The database out of reach: 503 with Retry-After, as every other request then (ADR 049), not a 500.
-      const response = await localAuth(toFetchRequest(req), { clientIp: req.ip ?? "unknown" }).catch((error: unknown) => {
+      const response = await localAuth(toFetchRequest(req), { clientIp: req.ip ?? "unknown", userAgent: req.get("user-agent") }).catch((error: unknown) => {
         if (!isConnectionError(error)) throw error;
         log.warn({ err: error, path: req.path }, "auth: the database is out of reach");
         return databaseUnavailable();

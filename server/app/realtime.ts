@@ -7,6 +7,7 @@ import { CHAT_SEND_POSTGRES_CONCURRENCY } from "../../app/lib/constants/chat";
 import { RealtimeEvent } from "../../app/lib/realtime-events";
 import { createChatSender, type ChatSender } from "../../app/models/chat-sender.server";
 import { listRoomIds } from "../../app/models/chat-rooms.server";
+import { readSessionsEndedNotice } from "../../app/models/auth/sessions.server";
 import { SESSIONS_ENDED_CHANNEL } from "../../app/models/moderation.server";
 import { attachChatSend } from "../chat-socket";
 import type { Metrics } from "../metrics";
@@ -56,10 +57,12 @@ export async function startRealtime({
   });
   presence = startPresenceTracker({ db: database.db, realtime });
   // A suspension or ban is decided in another process (`npm run moderation`), which has no sockets: it notifies the
-  // user's id in its transaction, and every server process closes that user's sockets when it commits (ADR 030).
-  await database.listen(SESSIONS_ENDED_CHANNEL, (userId) => {
-    if (userId) realtime.disconnectUser(userId).catch((error) => log.error({ err: error, userId }, "moderation: could not close a suspended user's sockets"));
-    else onDatabaseBack();
+  // user's id in its transaction, and every server process closes that user's sockets when it commits (ADR 030). A
+  // device signed out from 「ログイン中の端末」 is notified the same way, with its session: only its sockets close.
+  await database.listen(SESSIONS_ENDED_CHANNEL, (payload) => {
+    if (!payload) return onDatabaseBack();
+    const { userId, sessionId } = readSessionsEndedNotice(payload);
+    realtime.disconnectUser(userId, { sessionId }).catch((error) => log.error({ err: error, userId, sessionId }, "auth: could not close the sockets of ended sessions"));
   });
   // Every chat message people type, whether it comes over a socket, the API or the plain form, is stored by group
   // commit (ADR 026).

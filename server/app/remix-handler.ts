@@ -53,6 +53,7 @@ function requestInfo(req: express.Request, res: express.Response): RequestInfo {
     cookieHeader: req.headers.cookie,
     authorization: req.headers.authorization,
     clientIp: req.ip ?? "unknown",
+    userAgent: req.get("user-agent"),
     appendSetCookie: (value) => res.append("Set-Cookie", value),
   };
 }

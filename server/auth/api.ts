@@ -4,6 +4,7 @@ import type { LocalAuthHandler } from "../../app/infra/auth/session";
 import type { Database } from "../../app/infra/db/tables";
 import type { DiscordClient } from "../../app/infra/discord";
 import { messages } from "../../app/lib/messages";
+import { cleanClientIp, cleanUserAgent } from "../../app/lib/user-agent";
 import type { AuthApi } from "./context";
 import { AuthError, ErrorCode } from "./errors";
 import { externalProviderCallback, externalProviderRedirect } from "./external";
@@ -91,12 +92,13 @@ export function createLocalAuthHandler({
   onSessionsEnded?: (userId: string, options: { keepSessionId?: string }) => Promise<void>;
 }): LocalAuthHandler {
   const api: AuthApi = { db, jwtSecret, verify: createTokenVerifier({ secret: jwtSecret }), secrets: createSecretBox(factorSecretKey), confirmEmail, clock, onSessionsEnded, discord, siteUrl, redirectUrls };
-  return async (request, { clientIp }) => {
+  return async (request, { clientIp, userAgent }) => {
     const url = new URL(request.url);
     const found = matchRoute(routes, request.method, url.pathname.replace(/^\/auth\/v1/, ""));
+    const device = { userAgent: cleanUserAgent(userAgent), ip: clientIp === "unknown" ? null : cleanClientIp(clientIp) };
     try {
       if (!found) throw new AuthError(404, ErrorCode.NotFound, messages.api.notFound);
-      return await runRoute(found.route, api, { request, url, issuer: `${url.origin}/auth/v1`, clientIp, pathParams: found.pathParams });
+      return await runRoute(found.route, api, { request, url, issuer: `${url.origin}/auth/v1`, clientIp, device, pathParams: found.pathParams });
     } catch (error) {
       // A refusal in GoTrue's shape: `{ code, error_code, msg }`, the status as `code`.
       if (error instanceof AuthError) return json({ code: error.status, error_code: error.errorCode, msg: error.message }, error.status);

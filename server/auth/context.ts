@@ -2,7 +2,7 @@ import type { AccessTokenClaims, TokenVerifier } from "../../app/infra/auth/jwt"
 import type { SecretBox } from "../../app/infra/auth/secret-box";
 import type { Database } from "../../app/infra/db/tables";
 import type { DiscordClient } from "../../app/infra/discord";
-import type { SessionWithUser } from "../../app/models/auth/sessions.server";
+import type { SessionDevice, SessionWithUser } from "../../app/models/auth/sessions.server";
 
 /**
  * What the embedded auth server's handlers are given (ADR 062): the server's settings and services, made once by
@@ -39,6 +39,8 @@ export interface AuthRequest {
   /** The server as a token's issuer: `{origin}/auth/v1`. */
   issuer: string;
   clientIp: string;
+  /** The caller's browser and address as a session begun now records them (GoTrue's user_agent and ip). */
+  device: SessionDevice;
   /** The values of the route's path parameters (`{identity_id}`), as they stand in the path. */
   pathParams: Record<string, string>;
   /** The caller, once `requireAuthentication` has let the request through (the routes with `session: true`). */

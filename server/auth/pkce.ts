@@ -21,7 +21,7 @@ export const pkceParams = z
  * the verifier of the challenge the app sent to /authorize, is a session, once. A wrong verifier spends the code
  * too: whoever holds a stolen code gets one guess.
  */
-export const pkceGrant: Handler<z.output<typeof pkceParams>> = async (api, { issuer }, { auth_code: authCode, code_verifier: verifier }) => {
+export const pkceGrant: Handler<z.output<typeof pkceParams>> = async (api, { issuer, device }, { auth_code: authCode, code_verifier: verifier }) => {
   const now = api.clock();
   const result = await api.db.transaction().execute(async (trx) => {
     const flow = await lockFlowStateByAuthCode(trx, sha256(authCode));
@@ -30,7 +30,7 @@ export const pkceGrant: Handler<z.output<typeof pkceParams>> = async (api, { iss
     if (flow.expires_at <= now) return "expired" as const;
     const challenge = flow.code_challenge_method === "s256" ? createHash("sha256").update(verifier).digest("base64url") : verifier;
     if (challenge !== flow.code_challenge) return "mismatch" as const;
-    return startSession(api, { userId: flow.user_id, issuer, method: flow.link_user_id ? "discord_link" : "discord", executor: trx });
+    return startSession(api, { userId: flow.user_id, issuer, device, method: flow.link_user_id ? "discord_link" : "discord", executor: trx });
   });
   if (result === "not_found") throw new AuthError(404, ErrorCode.FlowStateNotFound, messages.auth.oauthCodeInvalid);
   if (result === "expired") throw new AuthError(422, ErrorCode.FlowStateExpired, messages.auth.oauthCodeExpired);

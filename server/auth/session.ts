@@ -4,7 +4,7 @@ import type { Database } from "../../app/infra/db/tables";
 import { messages } from "../../app/lib/messages";
 import { formatDateTime } from "../../app/lib/time";
 import { insertRefreshToken } from "../../app/models/auth/refresh-tokens.server";
-import { insertSession, readSessionAssurance } from "../../app/models/auth/sessions.server";
+import { insertSession, readSessionAssurance, type SessionDevice } from "../../app/models/auth/sessions.server";
 import { markSignedIn, readModerationState, type AuthUserRow } from "../../app/models/auth/users.server";
 import type { AuthApi } from "./context";
 import { AuthError, ErrorCode } from "./errors";
@@ -65,12 +65,18 @@ export async function refuseStopped(api: AuthApi, executor: Database, userId: st
   }
 }
 
-/** A new session for the user, begun by `method` ("password", "recovery" …), in `executor`'s transaction or its own. */
-export async function startSession(api: AuthApi, { userId, issuer, method = "password", executor }: { userId: string; issuer: string; method?: string; executor?: Database }) {
+/**
+ * A new session for the user, begun by `method` ("password", "recovery" …) on the caller's `device`, in `executor`'s
+ * transaction or its own.
+ */
+export async function startSession(
+  api: AuthApi,
+  { userId, issuer, device, method = "password", executor }: { userId: string; issuer: string; device: SessionDevice; method?: string; executor?: Database },
+) {
   const run = async (trx: Database) => {
     await refuseStopped(api, trx, userId);
     const signedIn = await markSignedIn(trx, userId);
-    const session = await insertSession(trx, { userId, method });
+    const session = await insertSession(trx, { userId, method, device });
     return issueSession(api, { user: signedIn, sessionId: session.id, issuer, parentId: null, executor: trx });
   };
   return executor ? run(executor) : api.db.transaction().execute(run);

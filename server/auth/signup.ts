@@ -17,13 +17,13 @@ import { toGoTrueUser, goTrueUser } from "./user-json";
 const signupPasswordParam = newPasswordParam(ErrorCode.ValidationFailed);
 
 /** A new account and its first session; or, with AUTH_CONFIRM_EMAIL, the account waiting for its confirmation mail. */
-export const signup: Handler<z.output<typeof credentialsParams>> = async (api, { issuer }, { email, password, data }) => {
+export const signup: Handler<z.output<typeof credentialsParams>> = async (api, { issuer, device }, { email, password, data }) => {
   parseParams(signupPasswordParam, password);
   const passwordHash = await hashPassword(password);
   if (api.confirmEmail) return signupToConfirm(api, { email, passwordHash, data });
   const user = await insertPasswordUser(api.db, { email, passwordHash, data, confirmed: true });
   if (!user) throw new AuthError(422, ErrorCode.UserAlreadyExists, messages.auth.userExists);
-  return json(await startSession(api, { userId: user.id, issuer, method: "signup" }));
+  return json(await startSession(api, { userId: user.id, issuer, device, method: "signup" }));
 };
 
 /**

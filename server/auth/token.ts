@@ -20,7 +20,7 @@ import { refreshParams, refreshTokenGrant } from "./token-refresh";
  */
 
 /** `signInWithPassword` (grant_type=password): after the sign-in limit, the account's password checked. */
-const passwordGrant: Handler<z.output<typeof credentialsParams>> = async (api, { issuer, clientIp }, { email, password }) => {
+const passwordGrant: Handler<z.output<typeof credentialsParams>> = async (api, { issuer, clientIp, device }, { email, password }) => {
   const user = await findPasswordUser(api.db, email);
   // Hash even for an unknown account, so timing does not tell which emails exist.
   const valid = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
@@ -30,7 +30,7 @@ const passwordGrant: Handler<z.output<typeof credentialsParams>> = async (api, {
   }
   // Only the owner of the password learns that the address waits for confirmation.
   if (!user.email_confirmed_at) throw new AuthError(400, ErrorCode.EmailNotConfirmed, messages.auth.emailNotConfirmed);
-  return json(await startSession(api, { userId: user.id, issuer }));
+  return json(await startSession(api, { userId: user.id, issuer, device }));
 };
 
 /** The grants by `grant_type`, each with its body's schema and its limit, as the route table has them for paths. */

@@ -25,7 +25,7 @@ export const verifyParams = z.object({
  * it expires, and answers a session. recovery: a session that may set a new password without the old one; signup:
  * the address is confirmed; email_change: the new address becomes the account's.
  */
-export const verify: Handler<z.output<typeof verifyParams>> = async (api, { issuer }, { type, token_hash: tokenHash }) => {
+export const verify: Handler<z.output<typeof verifyParams>> = async (api, { issuer, device }, { type, token_hash: tokenHash }) => {
   const now = api.clock();
   const result = await api.db.transaction().execute(async (trx) => {
     const token = await lockOneTimeToken(trx, tokenHash);
@@ -38,7 +38,7 @@ export const verify: Handler<z.output<typeof verifyParams>> = async (api, { issu
     }
     // Following a link mailed to the address proves it, whatever the link was for.
     await proveEmail(trx, { userId: token.user_id, now });
-    return startSession(api, { userId: token.user_id, issuer, method: type, executor: trx });
+    return startSession(api, { userId: token.user_id, issuer, device, method: type, executor: trx });
   });
   if (result === "taken") throw new AuthError(422, ErrorCode.EmailExists, messages.auth.userExists);
   if (!result) throw new AuthError(403, ErrorCode.OTPExpired, messages.auth.linkInvalid);

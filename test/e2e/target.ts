@@ -13,6 +13,7 @@ export const NEEDS = {
   database: "direct access to the database and the operators' command beside the server",
   mail: "the e2e SMTP server to read the mails sent",
   clock: "a clock the test can move",
+  embeddedAuth: "the embedded auth server, whose sessions the app can list (hosted Supabase keeps its own)",
 } as const;
 
 /**

@@ -48,6 +48,8 @@ export interface RequestInfo {
   cookieHeader: string | undefined;
   authorization: string | undefined;
   clientIp: string;
+  /** The browser's User-Agent: a session begun through supabase-js on the server is the browser's, not Node's. */
+  userAgent: string | undefined;
   appendSetCookie(value: string): void;
 }
 
@@ -55,7 +57,13 @@ export interface RequestInfo {
  * The embedded auth server's endpoints (/auth/v1/*, server/auth/api.ts) as one fetch handler. The host makes
  * it and hands it in, so that this module, which models and routes stand on, does not stand on the auth server.
  */
-export type LocalAuthHandler = (request: Request, info: { clientIp: string }) => Promise<Response>;
+export type LocalAuthHandler = (request: Request, info: LocalAuthCaller) => Promise<Response>;
+
+/** Who is asking the embedded auth server, as the host saw the request: a session begun records both (「ログイン中の端末」). */
+export interface LocalAuthCaller {
+  clientIp: string;
+  userAgent: string | undefined;
+}
 
 export interface AuthService {
   /** The signed-in user of an access token, verified; null while its second step is owed (sockets authenticate with it). */
@@ -159,7 +167,7 @@ export async function createAuthService({
         ? async (input, init) => {
             const request = new Request(input, init);
             if (!new URL(request.url).pathname.startsWith("/auth/v1/")) return fetch(request);
-            return localAuth(request, { clientIp: info.clientIp }).catch((error: unknown) => {
+            return localAuth(request, { clientIp: info.clientIp, userAgent: info.userAgent }).catch((error: unknown) => {
               if (isConnectionError(error)) return databaseUnavailable();
               throw error;
             });

@@ -21,6 +21,12 @@ export const USER_METADATA_MAX_BYTES = 8 * 1024;
 export const JSON_DEPTH_MAX = 16;
 /** A spent refresh token presented again within this window (two tabs refreshing at once) gets the current session. */
 export const REFRESH_TOKEN_REUSE_INTERVAL_MS = 10_000;
+/** A session keeps at most this much of the User-Agent it began with: enough for any real browser's, not a dump. */
+export const USER_AGENT_MAX = 512;
+/** A client address as a session keeps it: an IPv6 address with its zone fits well within. */
+export const CLIENT_IP_MAX = 64;
+/** 「ログイン中の端末」 lists at most this many sessions; 「この端末以外からログアウト」 ends the rest too. */
+export const SESSION_LIST_MAX = 50;
 /** An OAuth sign-in (Discordでログイン) must come back from Discord and be exchanged within this. */
 export const OAUTH_FLOW_TTL_MS = 10 * 60_000;
 /** What the embedded auth asks Discord for: who they are, their address, and their servers (docs/product.md#accounts). */

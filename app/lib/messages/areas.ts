@@ -5,6 +5,7 @@ export * as validation from "./validation";
 export * as uploads from "./uploads";
 export * as api from "./api";
 export * as auth from "./auth";
+export * as sessions from "./sessions";
 export * as profile from "./profile";
 export * as realtime from "./realtime";
 export * as chat from "./chat";

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Database } from "~/infra/db/tables";
+import { SESSIONS_ENDED_CHANNEL } from "../moderation.server";
 
 /**
  * The embedded auth server's sessions (`auth_sessions`), as GoTrue's models/sessions.go keeps them: one per sign-in,
@@ -9,9 +10,19 @@ import type { Database } from "~/infra/db/tables";
 /** Why a session ended, as `revoked_reason` says it. */
 export type RevokedReason = "logout" | "password_changed" | "refresh_token_reused" | "mfa_verified";
 
-/** A new session of the user, begun by `method` ("password", "recovery" …). */
-export async function insertSession(trx: Database, { userId, method }: { userId: string; method: string }) {
-  return trx.insertInto("auth_sessions").values({ user_id: userId, method }).returning("id").executeTakeFirstOrThrow();
+/** Where a session began: the browser's User-Agent and the client address, cleaned (app/lib/user-agent.ts); null when unknown. */
+export interface SessionDevice {
+  userAgent: string | null;
+  ip: string | null;
+}
+
+/** A new session of the user, begun by `method` ("password", "recovery" …) on `device`. */
+export async function insertSession(trx: Database, { userId, method, device }: { userId: string; method: string; device: SessionDevice }) {
+  return trx
+    .insertInto("auth_sessions")
+    .values({ user_id: userId, method, user_agent: device.userAgent, ip: device.ip })
+    .returning("id")
+    .executeTakeFirstOrThrow();
 }
 
 /** A bearer token's session with its account, as the caller is checked: revoked or left is for the caller to judge. */
@@ -106,6 +117,22 @@ export async function revokeSessionsBelowAal2(trx: Database, userId: string) {
 /** GoTrue's DowngradeSessionsToAAL1: the sessions a removed factor had proven are aal1 again. */
 export async function downgradeFactorSessions(trx: Database, factorId: string) {
   await trx.updateTable("auth_sessions").set({ aal: "aal1", factor_id: null, mfa_verified_at: null }).where("factor_id", "=", factorId).execute();
+}
+
+/**
+ * Every server process closes the user's sockets when `executor`'s transaction commits (server/app/realtime.ts): all of
+ * them (a suspension), or only those of `sessionId` (one device signed out from another), since a socket the server
+ * closes does not come back by itself. For a change made where no socket is at hand (the operators' command, a form
+ * action), the same on every process. The notice is the user's id, then the session's after a space.
+ */
+export async function notifySessionsEnded(executor: Database, { userId, sessionId }: { userId: string; sessionId?: string }) {
+  await sql`select pg_notify(${SESSIONS_ENDED_CHANNEL}, ${sessionId ? `${userId} ${sessionId}` : userId})`.execute(executor);
+}
+
+/** What `notifySessionsEnded` said: whose sockets to close, and of which session only, if it named one. */
+export function readSessionsEndedNotice(payload: string) {
+  const [userId = "", sessionId] = payload.split(" ");
+  return { userId, sessionId };
 }
 
 /** A session as `findSessionWithUser` reads it. */

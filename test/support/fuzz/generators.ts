@@ -187,6 +187,9 @@ export interface Context {
   logoutCookie: string;
   logoutBearer: string;
   refreshToken: string;
+  /** The cookies of a member of the session list's own (「この端末以外からログアウト」 ends only its sessions), and a live session of another member's. */
+  sessionsCookie: string;
+  otherSessionId: string;
   email: string;
   /** An event with two seats the member may join and leave. */
   eventId: string;

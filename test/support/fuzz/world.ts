@@ -18,11 +18,12 @@ export async function startFuzzWorld({ stripe = false }: { stripe?: boolean } = 
     seed: false,
     env: { DISCORD_CLIENT_ID: "100000000000000001", DISCORD_CLIENT_SECRET: "fuzz-secret", DISCORD_URL: "http://127.0.0.1:9", DISCORD_TIMEOUT_MS: "200" },
   });
-  const [browser, other, blockTarget, logoutBrowser] = await Promise.all([
+  const [browser, other, blockTarget, logoutBrowser, sessionsBrowser] = await Promise.all([
     createBrowserMember(app, "ファズ"),
     createMember(app, "相手"),
     createMember(app, "ブロック対象"),
     createBrowserMember(app, "ログアウト役"),
+    createBrowserMember(app, "端末一覧役"),
   ]);
   const [logoutSession, refreshSession] = await Promise.all([signUp(app), signUp(app)]);
   const room = await browser.api("/api/chat/rooms", { json: { participantIds: [other.id], type: "DIRECT", name: null } });
@@ -83,6 +84,8 @@ export async function startFuzzWorld({ stripe = false }: { stripe?: boolean } = 
     logoutCookie: logoutBrowser.jar.header(),
     logoutBearer: logoutSession.session.access_token,
     refreshToken: refreshSession.session.refresh_token,
+    sessionsCookie: sessionsBrowser.jar.header(),
+    otherSessionId: (JSON.parse(Buffer.from(other.token.split(".")[1]!, "base64url").toString()) as { session_id: string }).session_id,
     email,
     eventId: event.id,
     honeypotValidFrom,
@@ -129,5 +132,6 @@ export const without = (checksums: Record<string, string>, tables: string[] = []
 export function credentials(ctx: Context, row: Row, signedIn: boolean): Record<string, string> {
   if (!signedIn) return {};
   if (row.as === "bearer") return { Authorization: `Bearer ${row.route === "auth:POST /logout" ? ctx.logoutBearer : ctx.bearer}` };
+  if (row.route === "routes/settings.security.sessions") return { Cookie: ctx.sessionsCookie };
   return { Cookie: row.route === "routes/logout" ? ctx.logoutCookie : ctx.cookie };
 }

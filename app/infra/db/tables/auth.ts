@@ -80,6 +80,10 @@ export interface AuthSessionsTable {
   /** The factor that raised the session to aal2, and when (its `totp` entry in `amr`). */
   factor_id: string | null;
   mfa_verified_at: Timestamp | null;
+  /** What the browser said it was when the session began, cleaned and cut to USER_AGENT_MAX (migration 0032). */
+  user_agent: string | null;
+  /** The client address the session began from (migration 0032). */
+  ip: string | null;
 }
 
 export type AuthAssuranceLevel = "aal1" | "aal2";

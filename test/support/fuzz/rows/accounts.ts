@@ -143,6 +143,23 @@ export const accountsRows: Row[] = [
   },
   { route: "routes/auth.discord", method: "POST", as: "cookie", request: () => post("/auth/discord", formBody({ redirectTo: text("/chat") })) },
   { route: "routes/_settings.settings.privacy", method: "POST", as: "cookie", request: () => post("/settings/privacy", formBody({ showDiscordGuilds: fc.oneof(fc.constantFrom("on", "off", ""), nastyString) })) },
+  // 「ログイン中の端末」: as a member of its own (ctx.sessionsCookie), whose other sessions 「この端末以外からログアウト」
+  // may end; a session id is someone else's, unknown or not one, so only refusals and that sign-out happen.
+  {
+    route: "routes/settings.security.sessions",
+    method: "POST",
+    as: "cookie",
+    request: (ctx) =>
+      post(
+        "/settings/security/sessions",
+        formBody({ intent: fc.oneof(fc.constantFrom("sign-out-session", "sign-out-others"), nastyString), sessionId: fc.oneof(fc.constant(ctx.otherSessionId), uuidLike, nastyString) }),
+      ),
+    examples: (ctx) => [
+      formExample("/settings/security/sessions", { intent: "sign-out-session", sessionId: `${ctx.otherSessionId}${NUL}` }),
+      formExample("/settings/security/sessions", { intent: `sign-out-others${NUL}` }),
+      formExample("/settings/security/sessions", { intent: "sign-out-session", sessionId: "not-a-uuid" }),
+    ],
+  },
   { route: "routes/logout", method: "POST", as: "cookie", request: () => post("/logout", formBody({ scope: fc.constantFrom("local", "global", "others") })) },
   {
     route: "auth:POST /signup",
