@@ -36,6 +36,7 @@ export function firstLoadPages(ids) {
     both("/tickets"),
     both(`/tickets/${ids.listingId}`),
     both("/coins"),
+    // /login/mfa needs a sign-in that owes its second step: test/e2e/first-load.spec.ts makes one for it.
     visitor("/login"),
     visitor("/signup"),
     member("/chat"),
@@ -47,6 +48,7 @@ export function firstLoadPages(ids) {
     member("/mypage/ticket-registration"),
     member("/notifications"),
     member("/settings"),
+    member("/settings/security"),
     member("/settings/coin-history"),
     member("/settings/subscription"),
     member("/settings/store/transfer"),

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formRules } from "~/lib/form-rules.server";
 import { signupSchema } from "~/lib/validation/auth";
 import { inquirySchema } from "~/lib/validation/inquiry";
+import { recoveryCodeSchema, secondStepCodeSchema } from "~/lib/validation/mfa";
 import { payoutSchema } from "~/lib/validation/payout";
 
 // The browser validates forms with these rules instead of the zod schema: the words must be the schema's own.
@@ -36,6 +37,17 @@ describe("formRules: a schema's rules as the browser checks them", () => {
     expect(new RegExp(`^(?:${rules.patterns.accountHolder})$`, "u").test("げーまー")).toBe(false);
     expect(new RegExp(`^(?:${rules.patterns.accountNumber})$`, "u").test("１１１２２２３".normalize("NFKC"))).toBe(true);
     expect(rules.messages.accountHolder?.patternMismatch).toBe("口座名義はカタカナで入力してください");
+  });
+
+  it("lets the browser take 二段階認証's codes as they are shown and typed, which the schemas read with the separators stripped", () => {
+    // The browser's check (app/lib/form-rules.ts): the text NFKC-normalised, spaces folded, against the pattern.
+    const accepts = (pattern: string | undefined, typed: string) => new RegExp(`^(?:${pattern})$`, "u").test(typed.normalize("NFKC").replace(/\s+/g, " ").trim());
+    const recovery = formRules(recoveryCodeSchema).patterns.recoveryCode;
+    for (const typed of ["xceiv-u6hyl", "XCEIV-U6HYL", "xceiv u6hyl", "xceivu6hyl", "ｘｃｅｉｖ－ｕ６ｈｙｌ"]) expect(accepts(recovery, typed), typed).toBe(true);
+    for (const typed of ["xceiv-u6hy", "xceiv-u6hyl1", "xceiv-u0hyl", "-xceivu6hyl"]) expect(accepts(recovery, typed), typed).toBe(false);
+    const code = formRules(secondStepCodeSchema).patterns.code;
+    for (const typed of ["123456", "123 456", "１２３４５６", "123-456"]) expect(accepts(code, typed), typed).toBe(true);
+    for (const typed of ["12345", "1234567", "12345a"]) expect(accepts(code, typed), typed).toBe(false);
   });
 
   it("leaves out zod's English defaults, which are no message for a person", () => {

@@ -10,16 +10,20 @@ import { redirectToField, singleLineText, UUID } from "./fields";
 
 const toHalfWidth = (value: string) => value.replace(/[０-９Ａ-Ｚａ-ｚ－]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
 
-/** Six digits, spaces and full-width forms forgiven. */
+/**
+ * Six digits, spaces and full-width forms forgiven. The patterns below also allow the separators and full-width forms the preprocess handles:
+ * the browser checks them against the text as typed (app/lib/form-rules.ts), where `abcde-23456` still has its hyphen;
+ * on the server they see the stripped text, where they accept exactly what `^\d{6}$` and `^[a-z2-7]{10}$` would.
+ */
 export const totpCode = z.preprocess(
   (value) => (typeof value === "string" ? toHalfWidth(value).replace(/[\s\u3000-]/g, "") : value),
-  z.string({ required_error: messages.auth.mfaCodeRequired, invalid_type_error: messages.validation.checkInput }).regex(/^\d{6}$/, messages.auth.mfaCodeFormat),
+  z.string({ required_error: messages.auth.mfaCodeRequired, invalid_type_error: messages.validation.checkInput }).regex(/^[\d０-９](?:[\s\u3000\-－]*[\d０-９]){5}$/, messages.auth.mfaCodeFormat),
 );
 
 /** A recovery code as it was shown (`abcde-23456`), any case, the hyphen and spaces optional: its ten characters. */
 export const recoveryCode = z.preprocess(
   (value) => (typeof value === "string" ? toHalfWidth(value).toLowerCase().replace(/[\s\u3000-]/g, "") : value),
-  z.string({ required_error: messages.validation.required, invalid_type_error: messages.validation.checkInput }).regex(/^[a-z2-7]{10}$/, messages.auth.recoveryCodeFormat),
+  z.string({ required_error: messages.validation.required, invalid_type_error: messages.validation.checkInput }).regex(/^[a-zA-Z2-7ａ-ｚＡ-Ｚ２-７](?:[\s\u3000\-－]*[a-zA-Z2-7ａ-ｚＡ-Ｚ２-７]){9}$/, messages.auth.recoveryCodeFormat),
 );
 
 const factorId = z.string({ required_error: messages.validation.checkInput }).regex(UUID, messages.validation.checkInput);
