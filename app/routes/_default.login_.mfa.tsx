@@ -141,6 +141,7 @@ export default function SecondStepPage() {
         <p className="mt-3 text-slate-600">リカバリーコードもない場合は、お問い合わせフォームからご連絡ください。</p>
       </details>
       <Form method="post" action="/logout" className="text-center">
+        <input type="hidden" name="next" value="/login" />
         <button type="submit" className="text-sm text-brand-600 underline">
           ログアウトして別のアカウントでログイン
         </button>

@@ -21,7 +21,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   await context.auth.supabase().auth.signOut({ scope });
   if (user && scope === "global") await removeAllPushDevices(context.db, { userId: user.id });
   else if (user && endpoint.success) await removePushEndpoint({ db: context.db, userId: user.id, endpoint: endpoint.data }).catch(() => {}); // gone already
-  throw redirect("/");
+  // The code page's 「ログアウトして別のアカウントでログイン」 goes on to /login; every other sign-out to /.
+  throw redirect(form.get("next") === "/login" ? "/login" : "/");
 }
 
 export async function loader() {

@@ -132,7 +132,7 @@ for (const javaScript of [true, false]) {
         await signInWithPassword(page, user.email, "/mypage", javaScript);
         if (!paired) {
           await page.getByRole("button", { name: "ログアウトして別のアカウントでログイン" }).click();
-          await expect(page).toHaveURL("/");
+          await expect(page).toHaveURL("/login");
           await page.goto("/mypage");
           await expect(page, "signed out, not owing a code").toHaveURL("/login?redirectTo=%2Fmypage");
           await signInWithPassword(page, user.email, "/mypage", javaScript);

@@ -165,6 +165,11 @@ describe("二段階認証 without JavaScript", () => {
     const member = await createBrowserMember(app);
     const signedIn = await member.page("/login/mfa?redirectTo=%2Fmypage");
     expect(signedIn.headers.get("location")).toBe("/mypage");
+    // Its 「ログアウトして別のアカウントでログイン」 goes on to /login; a sign-out names no other place.
+    const elsewhere = await browser().post("/logout", { next: "https://evil.example/" });
+    expect(elsewhere.headers.get("location")).toBe("/");
+    const toLogin = await member.page("/logout", { method: "POST", headers: sameOrigin(), body: new URLSearchParams({ next: "/login" }) });
+    expect(toLogin.headers.get("location")).toBe("/login");
   });
 
   it("an operator turns it off for a gamer who lost the phone and every code: `npm run two-step -- off`, with a reason, and a mail", async () => {
