@@ -110,12 +110,16 @@ export default function SettingsPage() {
           ))}
         </ul>
       </nav>
-      <section aria-labelledby="sessions-title" className="space-y-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
-        <h2 id="sessions-title" className="font-semibold">
-          ログイン中の端末
+      <section aria-labelledby="sign-out-title" className="space-y-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+        <h2 id="sign-out-title" className="font-semibold">
+          ログアウト
         </h2>
         <p className="text-sm text-slate-600">
-          「ログアウト」はこの端末だけをログアウトします。ほかのスマートフォンやパソコンでもログアウトするときは「すべての端末からログアウト」を押してください。
+          「ログアウト」はこの端末だけをログアウトします。ほかのスマートフォンやパソコンでもログアウトするときは「すべての端末からログアウト」を押してください。端末ごとのログアウトは
+          <Link to="/settings/security" className="text-brand-600 underline">
+            セキュリティ
+          </Link>
+          の「ログイン中の端末」からできます。
         </p>
         <div className="flex flex-wrap gap-3">
           <SignOutButton className="btn-secondary" />
