@@ -12,9 +12,14 @@ import { getProfile } from "~/models/user.server";
  * hostile URL) is dropped rather than echoed into a Location header that clients refuse to read.
  */
 export function loginPath(request: Request) {
+  return `/login?${new URLSearchParams({ redirectTo: pathBack(request) })}`;
+}
+
+/** The path asked for, to come back to after signing in (its query left out when too long). */
+function pathBack(request: Request) {
   const { pathname, search } = new URL(request.url);
   const back = pathname + search;
-  return `/login?${new URLSearchParams({ redirectTo: back.length <= REDIRECT_TO_MAX ? back : pathname.slice(0, REDIRECT_TO_MAX) })}`;
+  return back.length <= REDIRECT_TO_MAX ? back : pathname.slice(0, REDIRECT_TO_MAX);
 }
 
 /**
@@ -25,13 +30,13 @@ export async function requireUser(request: Request, context: AppLoadContext) {
   const user = await context.auth.getUser();
   if (user) return user;
   // A session that owes its second step is sent to the code page, which comes back here afterwards (ADR 064).
-  if ((await context.auth.getSignIn())?.secondStepPending) throw redirect(secondStepPath(request));
+  if ((await context.auth.getSignIn())?.secondStepPending) throw redirect(secondStepPath(pathBack(request)));
   throw redirect(loginPath(request));
 }
 
-/** `/login/mfa?redirectTo=<the path asked for>`: the code page of a sign-in that owes its second step. */
-export function secondStepPath(request: Request) {
-  return `/login/mfa?${new URLSearchParams(new URL(loginPath(request), "http://x").searchParams)}`;
+/** `/login/mfa?redirectTo=<where to go next>`: the code page of a sign-in that owes its second step. */
+function secondStepPath(redirectTo: string | null) {
+  return redirectTo ? `/login/mfa?${new URLSearchParams({ redirectTo })}` : "/login/mfa";
 }
 
 /** `auth` plus a profile: a signed-in user without one is sent to set it up first (docs/product.md#what-it-is). */
@@ -65,7 +70,7 @@ export function safeRedirectPath(to: FormDataEntryValue | string | null | undefi
 export async function redirectIfSignedIn(request: Request, context: AppLoadContext) {
   const session = await context.auth.getSignIn();
   const redirectTo = new URL(request.url).searchParams.get("redirectTo");
-  if (session?.secondStepPending) throw redirect(redirectTo ? `/login/mfa?${new URLSearchParams({ redirectTo })}` : "/login/mfa");
+  if (session?.secondStepPending) throw redirect(secondStepPath(redirectTo));
   if (session) throw redirect(afterSignIn(redirectTo));
   return null;
 }
@@ -82,7 +87,7 @@ export async function afterFirstStep(
 ) {
   const { currentLevel, nextLevel } = assuranceOf(session);
   await syncSecondStepRequired(context.db, { userId: session.user.id, required: nextLevel === "aal2" });
-  return currentLevel === nextLevel ? next : `/login/mfa?${new URLSearchParams({ redirectTo: next })}`;
+  return currentLevel === nextLevel ? next : secondStepPath(next);
 }
 
 /**

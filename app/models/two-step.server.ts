@@ -28,35 +28,40 @@ type NoticeKind = "mfa_enrolled" | "mfa_removed" | "mfa_recovery_used" | "mfa_re
 
 const notice = (kind: NoticeKind, user: { id: string; email: string }, data: Record<string, unknown> = {}) => ({ kind, to: user.email, userId: user.id, data });
 
+/** The account's recovery codes replaced by a new set, inside `trx`: answers the codes as they are shown. */
+async function replaceRecoveryCodes(trx: Database, userId: string) {
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  await trx.deleteFrom("mfa_recovery_codes").where("user_id", "=", userId).execute();
+  await trx
+    .insertInto("mfa_recovery_codes")
+    .values(codes.map((code) => ({ user_id: userId, code_hash: recoveryCodeHash(code) })))
+    .execute();
+  return codes;
+}
+
+/** The account owes no second step any more, inside `trx`: its codes go and the flag is cleared. */
+async function clearSecondStep(trx: Database, userId: string) {
+  const codes = await trx.deleteFrom("mfa_recovery_codes").where("user_id", "=", userId).executeTakeFirst();
+  await trx.updateTable("users").set({ second_step_required: false }).where("id", "=", userId).execute();
+  return Number(codes.numDeletedRows);
+}
+
 /**
  * An authenticator app was confirmed: a new set of recovery codes (the old set, if any, no longer works), the account
  * owes a second step from now on, and a mail says so. Answers the codes, which are shown once and never kept.
  */
 export async function recordFactorConfirmed(db: Database, { user, friendlyName }: { user: { id: string; email: string }; friendlyName: string }) {
-  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom("mfa_recovery_codes").where("user_id", "=", user.id).execute();
-    await trx
-      .insertInto("mfa_recovery_codes")
-      .values(codes.map((code) => ({ user_id: user.id, code_hash: recoveryCodeHash(code) })))
-      .execute();
+  return db.transaction().execute(async (trx) => {
+    const codes = await replaceRecoveryCodes(trx, user.id);
     await trx.updateTable("users").set({ second_step_required: true }).where("id", "=", user.id).execute();
     await enqueueMail(trx, [notice("mfa_enrolled", user, { friendlyName })]);
+    return codes;
   });
-  return codes;
 }
 
 /** A new set of codes for an account that has an app (the old ones stop working); no mail: the account's owner asked. */
 export async function renewRecoveryCodes(db: Database, userId: string) {
-  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom("mfa_recovery_codes").where("user_id", "=", userId).execute();
-    await trx
-      .insertInto("mfa_recovery_codes")
-      .values(codes.map((code) => ({ user_id: userId, code_hash: recoveryCodeHash(code) })))
-      .execute();
-  });
-  return codes;
+  return db.transaction().execute((trx) => replaceRecoveryCodes(trx, userId));
 }
 
 /**
@@ -65,10 +70,7 @@ export async function renewRecoveryCodes(db: Database, userId: string) {
  */
 export async function recordFactorRemoved(db: Database, { user, friendlyName, lastOne }: { user: { id: string; email: string }; friendlyName: string; lastOne: boolean }) {
   await db.transaction().execute(async (trx) => {
-    if (lastOne) {
-      await trx.deleteFrom("mfa_recovery_codes").where("user_id", "=", user.id).execute();
-      await trx.updateTable("users").set({ second_step_required: false }).where("id", "=", user.id).execute();
-    }
+    if (lastOne) await clearSecondStep(trx, user.id);
     await enqueueMail(trx, [notice("mfa_removed", user, { friendlyName })]);
   });
 }
@@ -114,8 +116,7 @@ export async function spendRecoveryCode(
       .executeTakeFirst();
     if (!spent) return false;
     await removeFactors(trx);
-    await trx.deleteFrom("mfa_recovery_codes").where("user_id", "=", user.id).execute();
-    await trx.updateTable("users").set({ second_step_required: false }).where("id", "=", user.id).execute();
+    await clearSecondStep(trx, user.id);
     await enqueueMail(trx, [notice("mfa_recovery_used", user)]);
     return true;
   });
@@ -133,10 +134,9 @@ export async function turnSecondStepOff(db: Database, { userId, local }: { userI
     if (!user) return null;
     const factors = local ? await trx.selectFrom("auth_mfa_factors").select("id").where("user_id", "=", userId).execute() : [];
     if (local) await deleteUserFactors(trx, userId);
-    const codes = await trx.deleteFrom("mfa_recovery_codes").where("user_id", "=", userId).executeTakeFirst();
-    await trx.updateTable("users").set({ second_step_required: false }).where("id", "=", userId).execute();
+    const codesRemoved = await clearSecondStep(trx, userId);
     if (user.email && (factors.length > 0 || user.second_step_required)) await enqueueMail(trx, [notice("mfa_reset", { id: user.id, email: user.email })]);
-    return { factorsRemoved: factors.length, codesRemoved: Number(codes.numDeletedRows), wasRequired: user.second_step_required };
+    return { factorsRemoved: factors.length, codesRemoved, wasRequired: user.second_step_required };
   });
 }
 

@@ -85,7 +85,4 @@ export const mfaCodeFormat = "6桁の数字を入力してください";
 export const recoveryCodeFormat = "リカバリーコードは「xxxxx-xxxxx」の形で入力してください";
 export const recoveryCodeWrong = "リカバリーコードが正しくないか、すでに使われています";
 export const recoveryCodeUsed = "リカバリーコードでログインしました。二段階認証は解除されています。新しい端末でもう一度設定してください。";
-export const mfaEnrolled = "二段階認証を設定しました。リカバリーコードを保存してください。";
-export const mfaRemoved = "認証アプリを削除しました";
 export const mfaEnrolmentGone = "設定の有効期限が切れました。もう一度はじめからお試しください。";
-export const recoveryCodesRenewed = "新しいリカバリーコードを発行しました。以前のコードは使えなくなりました。";

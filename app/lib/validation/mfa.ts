@@ -8,22 +8,32 @@ import { redirectToField, singleLineText, UUID } from "./fields";
  * may come with full-width digits or spaces (「１２３ ４５６」): they are read as the six digits they are.
  */
 
-const toHalfWidth = (value: string) => value.replace(/[０-９Ａ-Ｚａ-ｚ－]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
+/**
+ * The text as the schemas read it: NFKC (full-width digits and letters, the ideographic space and the full-width
+ * hyphen become their ASCII forms, as the browser's check in app/lib/form-rules.ts normalises them too), without
+ * spaces and hyphens.
+ */
+const compact = (value: unknown) => (typeof value === "string" ? value.normalize("NFKC").replace(/[\s-]/g, "") : value);
+const compactLowerCase = (value: unknown) => {
+  const text = compact(value);
+  return typeof text === "string" ? text.toLowerCase() : text;
+};
 
 /**
- * Six digits, spaces and full-width forms forgiven. The patterns below also allow the separators and full-width forms the preprocess handles:
- * the browser checks them against the text as typed (app/lib/form-rules.ts), where `abcde-23456` still has its hyphen;
- * on the server they see the stripped text, where they accept exactly what `^\d{6}$` and `^[a-z2-7]{10}$` would.
+ * Six digits. The pattern also allows the separators `compact` strips: the browser checks it against the text as
+ * typed (NFKC'd), where `123 456` still has its space; on the server it sees the compact text, where it accepts
+ * exactly what `^\d{6}$` would. The hyphen in the class is escaped: the browser reads patterns with the `v` flag,
+ * where a bare one is an error and Conform leaves such a pattern out.
  */
 export const totpCode = z.preprocess(
-  (value) => (typeof value === "string" ? toHalfWidth(value).replace(/[\s\u3000-]/g, "") : value),
-  z.string({ required_error: messages.auth.mfaCodeRequired, invalid_type_error: messages.validation.checkInput }).regex(/^[\d０-９](?:[\s\u3000\-－]*[\d０-９]){5}$/, messages.auth.mfaCodeFormat),
+  compact,
+  z.string({ required_error: messages.auth.mfaCodeRequired, invalid_type_error: messages.validation.checkInput }).regex(/^\d(?:[\s\-]*\d){5}$/, messages.auth.mfaCodeFormat),
 );
 
 /** A recovery code as it was shown (`abcde-23456`), any case, the hyphen and spaces optional: its ten characters. */
 export const recoveryCode = z.preprocess(
-  (value) => (typeof value === "string" ? toHalfWidth(value).toLowerCase().replace(/[\s\u3000-]/g, "") : value),
-  z.string({ required_error: messages.validation.required, invalid_type_error: messages.validation.checkInput }).regex(/^[a-zA-Z2-7ａ-ｚＡ-Ｚ２-７](?:[\s\u3000\-－]*[a-zA-Z2-7ａ-ｚＡ-Ｚ２-７]){9}$/, messages.auth.recoveryCodeFormat),
+  compactLowerCase,
+  z.string({ required_error: messages.validation.required, invalid_type_error: messages.validation.checkInput }).regex(/^[a-zA-Z2-7](?:[\s\-]*[a-zA-Z2-7]){9}$/, messages.auth.recoveryCodeFormat),
 );
 
 const factorId = z.string({ required_error: messages.validation.checkInput }).regex(UUID, messages.validation.checkInput);
