@@ -48,7 +48,7 @@ for (const javaScript of [true, false]) {
         try {
           await login(iphone.page, email, "/settings");
           await login(page, email, "/settings");
-          await page.getByRole("link", { name: /セキュリティ/ }).click();
+          await page.getByRole("navigation", { name: "アカウント" }).getByRole("link", { name: /セキュリティ/ }).click();
           await expect(page).toHaveURL("/settings/security");
           await expect(page.getByRole("heading", { level: 1 })).toHaveText("セキュリティ");
 
