@@ -83,8 +83,14 @@ const notificationsOf = (userId: string) => db().selectFrom("notifications").sel
 const reportStatus = async (id: number) => (await db().selectFrom("reports").select(["status", "decided_at"]).where("id", "=", id).executeTakeFirstOrThrow());
 const noLedgerProblems = async () => expect(await ledgerProblems(db())).toEqual([]);
 const textOf = async (response: Response) => (await response.text()).replace(/<!-- -->/g, "");
+/**
+ * How soon a sanction closes the user's sockets, through PostgreSQL's NOTIFY (or the app's own emitter). A second was
+ * the bound, little room on a CI runner at load 8 and more; without the notification the sockets would stay for their
+ * whole session, so 5 s still tells the two apart.
+ */
+const DISCONNECT_BOUND_MS = 5_000;
 /** Resolves with the time it took the socket to be disconnected by the server, or rejects after `ms`. */
-const disconnected = (socket: Socket, ms = 1_000) =>
+const disconnected = (socket: Socket, ms = DISCONNECT_BOUND_MS) =>
   new Promise<number>((resolve, reject) => {
     const started = Date.now();
     if (!socket.connected) return resolve(0);
@@ -261,7 +267,7 @@ describe(`a suspension (${testEngine})`, () => {
     // No realtime passed: the sockets close only through NOTIFY, as when the command line runs in its own process.
     const outcome = await stopUser({ db: db(), userId: seller.id, days: 7, reason: "予約を放置した", now });
     const tookMs = await disconnected(socket);
-    expect(tookMs).toBeLessThan(1_000);
+    expect(tookMs).toBeLessThan(DISCONNECT_BOUND_MS);
     expect(outcome).toMatchObject({ action: { action: "suspend", user_id: seller.id }, listingsPaused: 1, payoutsHeld: 1, reportsDecided: 1 });
     expect(outcome.sessionsRevoked).toBeGreaterThanOrEqual(2);
     expect(outcome.bookingsCancelled.map((row) => row.id).sort()).toEqual([pending, accepted, inProgress, asBuyer].sort());
@@ -337,7 +343,7 @@ describe(`a suspension (${testEngine})`, () => {
     const member = await createMember(server.app, "追放される人");
     const socket = await server.socketOf(member);
     const outcome = await stopUser({ db: db(), userId: member.id, reason: "繰り返しの嫌がらせ" });
-    expect(await disconnected(socket)).toBeLessThan(1_000);
+    expect(await disconnected(socket)).toBeLessThan(DISCONNECT_BOUND_MS);
     expect(outcome.action).toMatchObject({ action: "ban", until: null });
     expect((await db().selectFrom("users").select("banned_at").where("id", "=", member.id).executeTakeFirstOrThrow()).banned_at).toBeInstanceOf(Date);
     const revoked = await db().selectFrom("auth_sessions").select("revoked_reason").where("user_id", "=", member.id).execute();
@@ -404,8 +410,8 @@ describe("the command as its own process", () => {
     const exitedAt = Date.now();
     expect(suspended.stdout).toContain("利用停止にしました");
     await closed;
-    // The socket closed when the decision committed, before the process had even exited, or within a second of it.
-    expect(Date.now() - exitedAt).toBeLessThan(1_000);
+    // The socket closed when the decision committed, before the process had even exited, or soon after it.
+    expect(Date.now() - exitedAt).toBeLessThan(DISCONNECT_BOUND_MS);
     expect((await author.api("/api/auth/me")).status).toBe(401);
     await expect(cli("nonsense")).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("使い方") });
     expect((await cli("restore", author.id, "--reason", "解除")).stdout).toContain("元に戻しました");
