@@ -62,6 +62,11 @@ fs.mkdirSync(reports, { recursive: true });
 let passed = 0;
 let failed = 0;
 const notes = [];
+/**
+ * Each failed test by name, repeated at the end of the run: a CI log shown by its last lines (the end-to-end flows' own
+ * output is long) still says which tests failed in every stage, not only the last stage's.
+ */
+const failures = [];
 
 const runStarted = Date.now();
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)}s`;
@@ -131,6 +136,11 @@ function vitest(label, projects, env, exclude = []) {
   }
   passed += report.numPassedTests;
   failed += report.numFailedTests;
+  for (const file of report.testResults) {
+    const name = path.relative(process.cwd(), file.name);
+    for (const test of file.assertionResults) if (test.status === "failed") failures.push(`vitest (${label}) ${name} › ${test.fullName}`);
+    if (file.status === "failed" && file.assertionResults.length === 0) failures.push(`vitest (${label}) ${name}: the file failed to load`);
+  }
   // A file that failed to load has no tests to count; count it once.
   const brokenFiles = report.testResults.filter((file) => file.status === "failed" && file.assertionResults.length === 0).length;
   failed += brokenFiles;
@@ -204,6 +214,12 @@ function playwright(chromiumPath) {
   if (e2e?.stats) {
     passed += e2e.stats.expected + e2e.stats.flaky;
     failed += e2e.stats.unexpected;
+    const walk = (suite, titles) => {
+      for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+      for (const spec of suite.specs ?? [])
+        for (const test of spec.tests) if (test.status === "unexpected") failures.push(`playwright ${[...titles.slice(1), spec.title].join(" › ")} (${spec.file}:${spec.line})`);
+    };
+    for (const suite of e2e.suites ?? []) walk(suite, [suite.title]);
     if (!e2eOk && e2e.stats.unexpected === 0) {
       failed += 1;
       notes.push("playwright exited with an error");
@@ -214,6 +230,7 @@ function playwright(chromiumPath) {
   }
 }
 
+if (failures.length > 0) console.log(`\nFailed tests (${failures.length}):\n${failures.map((failure) => `✗ ${failure}`).join("\n")}`);
 for (const note of notes) console.log(`! ${note}`);
 const htmlReport = path.resolve(process.env.E2E_HTML_REPORT || ".test-reports/e2e-html");
 if (fs.existsSync(htmlReport)) console.log(`HTML report of the end-to-end flows: ${htmlReport}/index.html (npx playwright show-report ${path.relative(process.cwd(), htmlReport)})`);
