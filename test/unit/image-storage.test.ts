@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createImageStorage, localUploadsDir } from "../../app/infra/storage";
+import { createImageStorage, localUploadsDir, publicImagesOrigin } from "../../app/infra/storage";
 import { keysOf } from "../../app/infra/storage/keys";
 
 // The local disk's part of ADR 066; the S3-API backend: test/integration/object-storage.test.ts.
@@ -58,5 +58,18 @@ describe("keysOf", () => {
       { key: KEY, visibility: "private" },
       { key: KEY, visibility: "public" },
     ]);
+  });
+});
+
+describe("publicImagesOrigin", () => {
+  const base = { DATA_DIR: "./data", SUPABASE_STORAGE_BUCKET: "uploads" };
+  const s3 = { ...base, S3_BUCKET: "gm-images", S3_ACCESS_KEY_ID: "key", S3_SECRET_ACCESS_KEY: "secret" };
+  it("names the origin the CSP must allow images from, by the storage's precedence", () => {
+    expect(publicImagesOrigin(base)).toBeUndefined();
+    expect(publicImagesOrigin({ ...base, SUPABASE_URL: "https://abc.supabase.co" })).toBe("https://abc.supabase.co");
+    expect(publicImagesOrigin({ ...s3, SUPABASE_URL: "https://abc.supabase.co" })).toBe("https://gm-images.s3.us-east-1.amazonaws.com");
+    expect(publicImagesOrigin({ ...s3, S3_ENDPOINT: "https://minio.example.jp:9000" })).toBe("https://minio.example.jp:9000");
+    expect(publicImagesOrigin({ ...s3, S3_ENDPOINT: "https://r2.example.jp", S3_FORCE_PATH_STYLE: false })).toBe("https://gm-images.r2.example.jp");
+    expect(publicImagesOrigin({ ...s3, S3_PUBLIC_URL: "https://cdn.example.jp/images" })).toBe("https://cdn.example.jp");
   });
 });

@@ -1,7 +1,7 @@
 import type { AppConfig } from "../config";
 import type { ImageStorage } from "./types";
 import { localStorage } from "./local";
-import { s3Storage } from "./s3";
+import { s3PublicBase, s3Storage } from "./s3";
 import { supabaseStorage } from "./supabase";
 
 export { localUploadsDir } from "./local";
@@ -19,4 +19,11 @@ export function createImageStorage(config: StorageConfig): ImageStorage {
   if (config.S3_BUCKET) return s3Storage({ ...config, S3_BUCKET: config.S3_BUCKET });
   if (config.SUPABASE_URL) return supabaseStorage({ ...config, SUPABASE_URL: config.SUPABASE_URL });
   return localStorage(config);
+}
+
+/** The origin public images are read from when it is not the app's own (the CSP's img-src lists it), by the same precedence. */
+export function publicImagesOrigin(config: StorageConfig): string | undefined {
+  if (config.S3_BUCKET) return new URL(s3PublicBase({ ...config, S3_BUCKET: config.S3_BUCKET })).origin;
+  if (config.SUPABASE_URL) return new URL(config.SUPABASE_URL).origin;
+  return undefined;
 }

@@ -17,6 +17,15 @@ export interface S3ImageStorage extends ImageStorage {
 /** The object's key in the bucket: private ones under `private/`, which a bucket policy leaves out of public reads (ADR 066). */
 const objectKeyOf = ({ key, visibility }: StoredKey) => (visibility === "private" ? `${PRIVATE_FOLDER}${key}` : key);
 
+/** Where public objects are read: S3_PUBLIC_URL, else the bucket's own URL (path-style or virtual-host). */
+export function s3PublicBase(config: S3Config) {
+  if (config.S3_PUBLIC_URL) return config.S3_PUBLIC_URL;
+  const region = config.S3_REGION ?? "us-east-1";
+  if (!config.S3_ENDPOINT) return `https://${config.S3_BUCKET}.s3.${region}.amazonaws.com`;
+  const forcePathStyle = config.S3_FORCE_PATH_STYLE ?? true;
+  return forcePathStyle ? `${config.S3_ENDPOINT}/${config.S3_BUCKET}` : config.S3_ENDPOINT.replace("://", `://${config.S3_BUCKET}.`);
+}
+
 /**
  * AWS S3, Cloudflare R2, MinIO, Ceph: one client (ADR 066). Public objects are read at S3_PUBLIC_URL/{key}, or the
  * bucket's own URL; private ones only through presigned GETs.
@@ -34,13 +43,7 @@ export function s3Storage(config: S3Config): S3ImageStorage {
     responseChecksumValidation: "WHEN_REQUIRED",
   });
   const Bucket = config.S3_BUCKET;
-  const publicBase =
-    config.S3_PUBLIC_URL ??
-    (config.S3_ENDPOINT
-      ? forcePathStyle
-        ? `${config.S3_ENDPOINT}/${Bucket}`
-        : config.S3_ENDPOINT.replace("://", `://${Bucket}.`)
-      : `https://${Bucket}.s3.${region}.amazonaws.com`);
+  const publicBase = s3PublicBase(config);
   return {
     async put({ key, body, contentType, visibility = "public" }) {
       checkKey(key);
