@@ -27,7 +27,7 @@ export interface AppContext {
   chat: ChatSender;
   /** How coins are paid for: the test provider or Stripe (app/infra/payments.ts). */
   payments: Payments;
-  /** Where uploaded images are stored: DATA_DIR/uploads or a Supabase Storage bucket (app/infra/storage.ts). */
+  /** Where uploaded images are stored: DATA_DIR/uploads, an S3-API or a Supabase Storage bucket (app/infra/storage/). */
   storage: ImageStorage;
   /**
    * Set by entry.server's handleError when a loader or action of this request found the database out of reach: the

@@ -25,11 +25,14 @@ export const cspNonce: RequestHandler = (_req, res, next) => {
 export function securityHeaders({
   development,
   supabaseUrl,
+  imagesOrigin,
   stripeCheckout = false,
   discord,
 }: {
   development: boolean;
   supabaseUrl?: string;
+  /** Where uploaded images are read from when not from this server: the object store's (app/infra/storage). */
+  imagesOrigin?: string;
   stripeCheckout?: boolean;
   /** Discordでログイン is on: its pages' origin, and its CDN's (shared servers' icons on profiles). */
   discord?: { origin: string; cdnOrigin: string };
@@ -45,8 +48,8 @@ export function securityHeaders({
         "default-src": ["'self'"],
         "script-src": ["'self'", (_req, res) => `'nonce-${(res as unknown as { locals: Express.Locals }).locals.cspNonce}'`],
         "style-src": development ? ["'self'", "'unsafe-inline'"] : ["'self'"],
-        // Uploaded images come from this server, or from the Supabase Storage bucket when Supabase is configured.
-        "img-src": ["'self'", "data:", "blob:", ...(supabaseUrl ? [new URL(supabaseUrl).origin] : []), ...(discord ? [discord.cdnOrigin] : [])],
+        // Uploaded images come from this server, or from the object store (S3-API, Supabase Storage) when one is configured.
+        "img-src": ["'self'", "data:", "blob:", ...new Set([...(supabaseUrl ? [new URL(supabaseUrl).origin] : []), ...(imagesOrigin ? [imagesOrigin] : [])]), ...(discord ? [discord.cdnOrigin] : [])],
         "font-src": ["'self'"],
         // blob: the new post dialog's preview is an object URL of the chosen file, which Chromium also reads as a fetch.
         "connect-src": development ? ["'self'", "blob:", "ws:"] : ["'self'", "blob:"],

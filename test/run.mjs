@@ -42,6 +42,7 @@ const ENGINE_INDEPENDENT = [
   "errors", // error pages and statuses
   "inquiry", // the contact form's honeypot and mail
   "manifest", // the web manifest and icons
+  "object-storage", // an S3-API bucket (s3rver) and npm run storage:copy; no database
   "operations", // logs, metrics and health answers
   "platform", // the pages' titles and headings
   "uploads", // image bytes, re-encoding, caps and headers; files on disk

@@ -63,6 +63,34 @@ const envSchema = z.object({
   SUPABASE_STORAGE_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9._-]{1,62}$/, "must be a bucket name").default("uploads"),
   /** Writes to the bucket whatever its policies say; without it the anon key needs an insert policy. Server only. */
   SUPABASE_SERVICE_ROLE_KEY: z.string().min(20).optional(),
+  /**
+   * Uploaded images go to this bucket of an S3-API store (AWS S3, Cloudflare R2, MinIO, Ceph) when set; it wins over
+   * Supabase Storage (ADR 066). Needs S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY.
+   */
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name (3–63 of a-z 0-9 . -)").optional(),
+  /** The store's endpoint (R2, MinIO, Ceph: https://…); unset, AWS S3 of S3_REGION. */
+  S3_ENDPOINT: z
+    .string()
+    .url()
+    .refine((url) => /^https?:\/\//.test(url), "must be an http(s):// URL")
+    .transform((url) => url.replace(/\/+$/, ""))
+    .optional(),
+  /** AWS's region; R2 takes "auto", MinIO and Ceph anything. */
+  S3_REGION: z.string().regex(/^[a-z0-9-]{2,32}$/, "must be a region name (us-east-1, auto …)").default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().min(3).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(3).optional(),
+  /** Where public objects are read from (a CDN, R2's public bucket URL); unset, the bucket's own URL. */
+  S3_PUBLIC_URL: z
+    .string()
+    .url()
+    .refine((url) => /^https?:\/\//.test(url), "must be an http(s):// URL")
+    .transform((url) => url.replace(/\/+$/, ""))
+    .optional(),
+  /** Path-style URLs (endpoint/bucket/key) rather than bucket.endpoint/key; unset, true when S3_ENDPOINT is set. */
+  S3_FORCE_PATH_STYLE: z
+    .enum(["true", "false"])
+    .transform((value) => value === "true")
+    .optional(),
   /** The platform's share of what sellers earn, in percent (docs/product.md#coins). */
   PLATFORM_FEE_PERCENT: z.coerce.number().int().min(0).max(99).default(DEFAULT_PLATFORM_FEE_PERCENT),
   /** Stripe Checkout for coin purchases; both unset, the built-in test provider pays orders at once. */
@@ -185,6 +213,14 @@ export function parseEnv(env: Env): z.infer<typeof envSchema> {
     .refine((env) => !env.SUPABASE_URL || env.SUPABASE_ANON_KEY, {
       path: ["SUPABASE_ANON_KEY"],
       message: "is required when SUPABASE_URL is set",
+    })
+    .refine((env) => !env.S3_BUCKET || (env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY), {
+      path: ["S3_BUCKET"],
+      message: "needs S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY",
+    })
+    .refine((env) => env.S3_BUCKET || !(env.S3_ENDPOINT || env.S3_ACCESS_KEY_ID || env.S3_SECRET_ACCESS_KEY || env.S3_PUBLIC_URL), {
+      path: ["S3_BUCKET"],
+      message: "is required when another S3_ variable is set",
     })
     .refine((env) => !env.DATABASE_READ_URL || env.DATABASE_URL, {
       path: ["DATABASE_READ_URL"],

@@ -21,7 +21,8 @@ try {
   const settings = {
     dataDir: path.resolve(env.DATA_DIR),
     databaseUrl: env.DATABASE_URL,
-    uploadsBucket: env.SUPABASE_URL ? env.SUPABASE_STORAGE_BUCKET : undefined,
+    // The same precedence as createImageStorage (ADR 066): an S3-API bucket, else Supabase Storage, else DATA_DIR/uploads.
+    uploadsBucket: env.S3_BUCKET ?? (env.SUPABASE_URL ? env.SUPABASE_STORAGE_BUCKET : undefined),
     pgBin: process.env.PG_BIN,
     file: files[0]!,
     force,

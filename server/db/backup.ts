@@ -31,7 +31,7 @@ export interface BackupSettings {
   dataDir: string;
   /** DATABASE_URL: set, the database is this PostgreSQL one. */
   databaseUrl?: string;
-  /** With Supabase the uploads are in this Storage bucket, not in DATA_DIR: the backup names it. */
+  /** With an object store (S3_BUCKET, or Supabase Storage) the uploads are in this bucket, not in DATA_DIR: the backup names it. */
   uploadsBucket?: string;
   /** Where pg_dump and pg_restore are (PG_BIN): PostgreSQL 15's by default, else whichever PATH finds. */
   pgBin?: string;
@@ -100,7 +100,7 @@ export async function takeBackup(settings: BackupSettings & { file: string; forc
       throw error;
     });
     if ("bucket" in manifest.uploads) {
-      out(`[backup] uploads: in the Supabase Storage bucket "${manifest.uploads.bucket}", not in this file: back that bucket up with Supabase's tools`);
+      out(`[backup] uploads: in the object store's bucket "${manifest.uploads.bucket}", not in this file: back that bucket up with the store's own tools`);
     } else {
       out(`[backup] uploads: ${manifest.uploads.files} files, ${formatBytes(manifest.uploads.bytes)} (${uploadsDirOf(settings.dataDir)})`);
     }
@@ -295,7 +295,7 @@ function checkUploads(staging: string, manifest: Manifest) {
 /** Moves the backup's images into DATA_DIR/uploads. */
 function restoreUploads({ staging, dataDir, manifest, images, out }: { staging: string; dataDir: string; manifest: Manifest; images: ReturnType<typeof checkUploads>; out: BackupSettings["out"] }) {
   if ("bucket" in manifest.uploads) {
-    out(`[restore] uploads: in the Supabase Storage bucket "${manifest.uploads.bucket}", not in this backup`);
+    out(`[restore] uploads: in the object store's bucket "${manifest.uploads.bucket}", not in this backup`);
     return;
   }
   const to = uploadsDirOf(dataDir);

@@ -111,6 +111,20 @@ describe("secrets", () => {
     expect(hosted.SUPABASE_JWT_SECRET).toBeUndefined();
   });
 
+  it("takes an S3-API bucket only with its credentials, and no S3_ variable without the bucket", () => {
+    expect(() => parseEnv({ S3_BUCKET: "gm-images" })).toThrow(/S3_BUCKET: needs S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY/);
+    expect(() => parseEnv({ S3_BUCKET: "gm-images", S3_ACCESS_KEY_ID: "key" })).toThrow(/S3_BUCKET: needs S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY/);
+    expect(() => parseEnv({ S3_ENDPOINT: "https://minio.example.jp" })).toThrow(/S3_BUCKET: is required when another S3_ variable is set/);
+    expect(() => parseEnv({ S3_BUCKET: "Not_A_Bucket", S3_ACCESS_KEY_ID: "key", S3_SECRET_ACCESS_KEY: "secret" })).toThrow(/S3_BUCKET: must be a bucket name/);
+    expect(() => parseEnv({ S3_BUCKET: "gm-images", S3_ACCESS_KEY_ID: "key", S3_SECRET_ACCESS_KEY: "secret", S3_ENDPOINT: "ftp://x" })).toThrow(/S3_ENDPOINT: must be an http\(s\):\/\/ URL/);
+    expect(parseEnv({ S3_BUCKET: "gm-images", S3_ACCESS_KEY_ID: "key", S3_SECRET_ACCESS_KEY: "secret", S3_ENDPOINT: "https://r2.example.jp/", S3_FORCE_PATH_STYLE: "false" })).toMatchObject({
+      S3_BUCKET: "gm-images",
+      S3_ENDPOINT: "https://r2.example.jp",
+      S3_REGION: "us-east-1",
+      S3_FORCE_PATH_STYLE: false,
+    });
+  });
+
   it("asks for the anon key of a hosted Supabase", () => {
     expect(() => parseEnv({ SUPABASE_URL: "https://abc.supabase.co" })).toThrow(/SUPABASE_ANON_KEY: is required when SUPABASE_URL is set/);
   });

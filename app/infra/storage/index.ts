@@ -1,0 +1,29 @@
+import type { AppConfig } from "../config";
+import type { ImageStorage } from "./types";
+import { localStorage } from "./local";
+import { s3PublicBase, s3Storage } from "./s3";
+import { supabaseStorage } from "./supabase";
+
+export { localUploadsDir } from "./local";
+export type { Visibility } from "./keys";
+export type { ImageStorage } from "./types";
+
+export type StorageConfig = Pick<
+  AppConfig,
+  "DATA_DIR" | "SUPABASE_URL" | "SUPABASE_ANON_KEY" | "SUPABASE_SERVICE_ROLE_KEY" | "SUPABASE_STORAGE_BUCKET"
+> &
+  Partial<Pick<AppConfig, "S3_BUCKET" | "S3_ENDPOINT" | "S3_REGION" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY" | "S3_PUBLIC_URL" | "S3_FORCE_PATH_STYLE">>;
+
+/** S3 when S3_BUCKET is set, else Supabase Storage when SUPABASE_URL is, else the local disk (ADR 066). */
+export function createImageStorage(config: StorageConfig): ImageStorage {
+  if (config.S3_BUCKET) return s3Storage({ ...config, S3_BUCKET: config.S3_BUCKET });
+  if (config.SUPABASE_URL) return supabaseStorage({ ...config, SUPABASE_URL: config.SUPABASE_URL });
+  return localStorage(config);
+}
+
+/** The origin public images are read from when it is not the app's own (the CSP's img-src lists it), by the same precedence. */
+export function publicImagesOrigin(config: StorageConfig): string | undefined {
+  if (config.S3_BUCKET) return new URL(s3PublicBase({ ...config, S3_BUCKET: config.S3_BUCKET })).origin;
+  if (config.SUPABASE_URL) return new URL(config.SUPABASE_URL).origin;
+  return undefined;
+}

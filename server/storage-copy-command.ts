@@ -1,0 +1,69 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { AppConfig } from "../app/infra/config";
+import { localUploadsDir } from "../app/infra/storage";
+import { contentTypeOf, KEY_PATTERN } from "../app/infra/storage/keys";
+import { s3Storage } from "../app/infra/storage/s3";
+
+/**
+ * `npm run storage:copy` (docs/operations.md#choosing-and-migrating-an-object-store, ADR 066): copies every image under
+ * DATA_DIR/uploads into the S3_BUCKET under the same key, skipping objects already there with the same size, so a
+ * second run copies nothing. Apart from its entry (storage-copy-cli.ts) so tests run it against their own bucket.
+ * Rows keep their `/uploads/…` URLs, which every replica holding DATA_DIR/uploads still serves (ADR 066).
+ */
+
+export const STORAGE_COPY_USAGE = `usage: npm run storage:copy
+  copies the images under DATA_DIR/uploads into S3_BUCKET (same keys); objects already there with the same size are skipped`;
+
+type CopyConfig = Pick<AppConfig, "DATA_DIR"> &
+  Partial<Pick<AppConfig, "S3_BUCKET" | "S3_ENDPOINT" | "S3_REGION" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY" | "S3_PUBLIC_URL" | "S3_FORCE_PATH_STYLE">>;
+
+/** Runs the copy; answers the process's exit code. */
+export async function runStorageCopyCommand(
+  args: readonly string[],
+  { config, out, err }: { config: CopyConfig; out: (line: string) => void; err: (line: string) => void },
+) {
+  if (args.length > 0) {
+    err(`unexpected arguments: ${args.join(" ")}`);
+    err(STORAGE_COPY_USAGE);
+    return 1;
+  }
+  if (!config.S3_BUCKET) {
+    err("S3_BUCKET is not set: there is no bucket to copy into (docs/operations.md#choosing-and-migrating-an-object-store)");
+    return 1;
+  }
+  const bucket = s3Storage({ ...config, S3_BUCKET: config.S3_BUCKET });
+  const root = localUploadsDir(config);
+  const keys = await listUploads(root);
+  let copied = 0;
+  let skipped = 0;
+  const ignored: string[] = [];
+  for (const key of keys) {
+    if (!KEY_PATTERN.test(key)) {
+      ignored.push(key);
+      continue;
+    }
+    const body = await fs.readFile(path.join(root, key));
+    if ((await bucket.sizeOf({ key, visibility: "public" })) === body.byteLength) {
+      skipped++;
+      continue;
+    }
+    await bucket.put({ key, body, contentType: contentTypeOf(key) });
+    copied++;
+  }
+  for (const key of ignored) err(`[storage:copy] not an image key, left alone: ${key}`);
+  out(`[storage:copy] ${root} → s3 bucket ${config.S3_BUCKET}: ${copied} copied, ${skipped} already there, ${keys.length} files`);
+  return 0;
+}
+
+/** The files under DATA_DIR/uploads, as paths relative to it with forward slashes (not the .tmp of a write in progress). */
+async function listUploads(root: string): Promise<string[]> {
+  const entries = await fs.readdir(root, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return [];
+    throw error;
+  });
+  return entries
+    .filter((entry) => entry.isFile() && !entry.name.endsWith(".tmp"))
+    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
+    .sort();
+}
