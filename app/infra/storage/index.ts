@@ -1,6 +1,6 @@
 import type { AppConfig } from "../config";
 import type { ImageStorage } from "./types";
-import { localStorage } from "./local";
+import { localDiskStorage } from "./local";
 import { s3PublicBase, s3Storage } from "./s3";
 import { supabaseStorage } from "./supabase";
 
@@ -18,7 +18,7 @@ export type StorageConfig = Pick<
 export function createImageStorage(config: StorageConfig): ImageStorage {
   if (config.S3_BUCKET) return s3Storage({ ...config, S3_BUCKET: config.S3_BUCKET });
   if (config.SUPABASE_URL) return supabaseStorage({ ...config, SUPABASE_URL: config.SUPABASE_URL });
-  return localStorage(config);
+  return localDiskStorage(config);
 }
 
 /** The origin public images are read from when it is not the app's own (the CSP's img-src lists it), by the same precedence. */

@@ -10,7 +10,7 @@ export const localUploadsDir = (config: Pick<AppConfig, "DATA_DIR">) => path.joi
 /** Private images: beside the served folder, never under it; the app is to serve them itself after its check (ADR 066). */
 export const localPrivateUploadsDir = (config: Pick<AppConfig, "DATA_DIR">) => path.join(path.resolve(config.DATA_DIR), "uploads-private");
 
-export function localStorage(config: Pick<AppConfig, "DATA_DIR">): ImageStorage {
+export function localDiskStorage(config: Pick<AppConfig, "DATA_DIR">): ImageStorage {
   const roots = { public: localUploadsDir(config), private: localPrivateUploadsDir(config) };
   return {
     async put({ key, body, visibility = "public" }) {
