@@ -1,19 +1,24 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { AppConfig } from "../app/infra/config";
+import type { Database } from "../app/infra/db/tables";
 import { localUploadsDir } from "../app/infra/storage";
 import { contentTypeOf, KEY_PATTERN } from "../app/infra/storage/keys";
-import { s3Storage } from "../app/infra/storage/s3";
+import { s3PublicBase, s3Storage } from "../app/infra/storage/s3";
+import { pointLocalUploadsAt } from "../app/models/upload-urls.server";
 
 /**
  * `npm run storage:copy` (docs/operations.md#choosing-and-migrating-an-object-store, ADR 066): copies every image under
  * DATA_DIR/uploads into the S3_BUCKET under the same key, skipping objects already there with the same size, so a
- * second run copies nothing. Apart from its entry (storage-copy-cli.ts) so tests run it against their own bucket.
- * Rows keep their `/uploads/…` URLs, which every replica holding DATA_DIR/uploads still serves (ADR 066).
+ * second run copies nothing. Apart from its entry (storage-copy-cli.ts) so tests run it against their own bucket and
+ * database. Without `--rewrite-urls` rows keep their `/uploads/…` URLs, which a replica holding DATA_DIR/uploads still
+ * serves; with it, once every image is in the bucket, the rows naming them point at the bucket's public URL instead,
+ * in one transaction (ADR 066).
  */
 
-export const STORAGE_COPY_USAGE = `usage: npm run storage:copy
-  copies the images under DATA_DIR/uploads into S3_BUCKET (same keys); objects already there with the same size are skipped`;
+export const STORAGE_COPY_USAGE = `usage: npm run storage:copy [-- --rewrite-urls]
+  copies the images under DATA_DIR/uploads into S3_BUCKET (same keys); objects already there with the same size are skipped
+  --rewrite-urls  then points the database's /uploads/… URLs (uploads, avatars) at the bucket's public URL`;
 
 type CopyConfig = Pick<AppConfig, "DATA_DIR"> &
   Partial<Pick<AppConfig, "S3_BUCKET" | "S3_ENDPOINT" | "S3_REGION" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY" | "S3_PUBLIC_URL" | "S3_FORCE_PATH_STYLE">>;
@@ -21,9 +26,10 @@ type CopyConfig = Pick<AppConfig, "DATA_DIR"> &
 /** Runs the copy; answers the process's exit code. */
 export async function runStorageCopyCommand(
   args: readonly string[],
-  { config, out, err }: { config: CopyConfig; out: (line: string) => void; err: (line: string) => void },
+  { config, db, out, err }: { config: CopyConfig; db?: () => Promise<Database>; out: (line: string) => void; err: (line: string) => void },
 ) {
-  if (args.length > 0) {
+  const rewriteUrls = args.length === 1 && args[0] === "--rewrite-urls";
+  if (args.length > 0 && !rewriteUrls) {
     err(`unexpected arguments: ${args.join(" ")}`);
     err(STORAGE_COPY_USAGE);
     return 1;
@@ -53,6 +59,17 @@ export async function runStorageCopyCommand(
   }
   for (const key of ignored) err(`[storage:copy] not an image key, left alone: ${key}`);
   out(`[storage:copy] ${root} → s3 bucket ${config.S3_BUCKET}: ${copied} copied, ${skipped} already there, ${keys.length} files`);
+  if (rewriteUrls) {
+    if (!db) {
+      err("[storage:copy] --rewrite-urls needs the database");
+      return 1;
+    }
+    // Only what is in the bucket now: every key above was copied or already there (a failed put threw before this).
+    const inBucket = keys.filter((key) => KEY_PATTERN.test(key));
+    const publicBase = s3PublicBase({ ...config, S3_BUCKET: config.S3_BUCKET });
+    const changed = await pointLocalUploadsAt(await db(), { keys: inBucket, publicBase });
+    out(`[storage:copy] database: ${changed.uploads} uploads and ${changed.avatars} avatars now at ${publicBase}/…`);
+  }
   return 0;
 }
 

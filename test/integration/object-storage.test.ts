@@ -148,7 +148,10 @@ describe("npm run storage:copy", () => {
     const io = { out: () => {}, err: (line: string) => err.push(line) };
     expect(await runStorageCopyCommand([], { ...io, config: { DATA_DIR: dir } })).toBe(1);
     expect(err.join("\n")).toContain("S3_BUCKET is not set");
-    expect(await runStorageCopyCommand(["--rewrite-urls"], { ...io, config: s3Config() })).toBe(1);
-    expect(err.join("\n")).toContain("unexpected arguments: --rewrite-urls");
+    expect(await runStorageCopyCommand(["--everything"], { ...io, config: s3Config() })).toBe(1);
+    expect(err.join("\n")).toContain("unexpected arguments: --everything");
+    // Rewriting the rows needs the database (storage-copy.test.ts runs it with one).
+    expect(await runStorageCopyCommand(["--rewrite-urls"], { ...io, config: s3Config(fs.mkdtempSync(path.join(dir, "empty-"))) })).toBe(1);
+    expect(err.join("\n")).toContain("--rewrite-urls needs the database");
   });
 });
