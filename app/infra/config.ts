@@ -4,6 +4,11 @@ import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_PLATFORM_FEE_PERCENT, OVERLOAD_DEFAULTS } from "~/lib/constants";
 
+/** An http(s):// URL. */
+const httpUrl = () => z.string().url().refine((url) => /^https?:\/\//.test(url), "must be an http(s):// URL");
+/** An http(s):// URL without its trailing slashes, so paths can be appended to it. */
+const httpUrlWithoutSlash = () => httpUrl().transform((url) => url.replace(/\/+$/, ""));
+
 /**
  * Every environment variable the server reads, validated once at start-up.
  * The README's configuration table mirrors this schema.
@@ -69,23 +74,13 @@ const envSchema = z.object({
    */
   S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name (3–63 of a-z 0-9 . -)").optional(),
   /** The store's endpoint (R2, MinIO, Ceph: https://…); unset, AWS S3 of S3_REGION. */
-  S3_ENDPOINT: z
-    .string()
-    .url()
-    .refine((url) => /^https?:\/\//.test(url), "must be an http(s):// URL")
-    .transform((url) => url.replace(/\/+$/, ""))
-    .optional(),
+  S3_ENDPOINT: httpUrlWithoutSlash().optional(),
   /** AWS's region; R2 takes "auto", MinIO and Ceph anything. */
   S3_REGION: z.string().regex(/^[a-z0-9-]{2,32}$/, "must be a region name (us-east-1, auto …)").default("us-east-1"),
   S3_ACCESS_KEY_ID: z.string().min(3).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(3).optional(),
   /** Where public objects are read from (a CDN, R2's public bucket URL); unset, the bucket's own URL. */
-  S3_PUBLIC_URL: z
-    .string()
-    .url()
-    .refine((url) => /^https?:\/\//.test(url), "must be an http(s):// URL")
-    .transform((url) => url.replace(/\/+$/, ""))
-    .optional(),
+  S3_PUBLIC_URL: httpUrlWithoutSlash().optional(),
   /** Path-style URLs (endpoint/bucket/key) rather than bucket.endpoint/key; unset, true when S3_ENDPOINT is set. */
   S3_FORCE_PATH_STYLE: z
     .enum(["true", "false"])
@@ -102,12 +97,7 @@ const envSchema = z.object({
    * Where links in mails point (https://example.jp). Unset: http://localhost:<the port the server listens on>.
    * Links are never built from a request's Host header, which a stranger could set to their own site.
    */
-  SITE_URL: z
-    .string()
-    .url()
-    .refine((url) => /^https?:\/\//.test(url), "must be an http(s):// URL")
-    .transform((url) => url.replace(/\/+$/, ""))
-    .optional(),
+  SITE_URL: httpUrlWithoutSlash().optional(),
   /** Mail goes out through this SMTP server (smtp:// or smtps://, with user:password if it needs them). Unset: DATA_DIR/mail/*.eml. */
   SMTP_URL: z
     .string()
@@ -128,17 +118,9 @@ const envSchema = z.object({
   DISCORD_CLIENT_ID: z.string().regex(/^[0-9]{1,20}$/, "must be the application's id (digits)").optional(),
   DISCORD_CLIENT_SECRET: z.string().min(8).optional(),
   /** Where Discord's OAuth pages and API are: https://discord.com, or a stand-in (tests, staging). */
-  DISCORD_URL: z
-    .string()
-    .url()
-    .refine((url) => /^https?:\/\//.test(url), "must be an http(s):// URL")
-    .default("https://discord.com"),
+  DISCORD_URL: httpUrl().default("https://discord.com"),
   /** Where avatars and server icons are: https://cdn.discordapp.com, or a stand-in. */
-  DISCORD_CDN_URL: z
-    .string()
-    .url()
-    .refine((url) => /^https?:\/\//.test(url), "must be an http(s):// URL")
-    .default("https://cdn.discordapp.com"),
+  DISCORD_CDN_URL: httpUrl().default("https://cdn.discordapp.com"),
   /** Each request to Discord gives up after this many milliseconds. */
   DISCORD_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /**
