@@ -11,7 +11,7 @@ import { openReadReplica } from "../app/infra/db/read-replica";
 import { log } from "../app/infra/logger.server";
 import { createPayments } from "../app/infra/payments";
 import type { Realtime } from "../app/infra/realtime";
-import { createImageStorage } from "../app/infra/storage";
+import { createImageStorage, LOCAL_UPLOADS_PATH } from "../app/infra/storage";
 import { createAppAuth } from "./app/auth";
 import { embeddedAuth } from "./app/auth-mount";
 import { createDrainGate, refuseHandshakesWhileDraining } from "./app/draining";
@@ -145,7 +145,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   // Refused while overloaded (503 + Retry-After); pages and /healthz are not, they wait behind a short queue.
   app.use(["/api", "/auth/v1"], overload.middleware);
   app.use(healthEndpoints({ database, draining: gate.draining, metrics, metricsToken: config.METRICS_TOKEN }));
-  if (!config.SUPABASE_URL) app.use("/uploads", uploadedImages(config));
+  if (!config.SUPABASE_URL) app.use(LOCAL_UPLOADS_PATH, uploadedImages(config));
   if (localAuth) app.use("/auth/v1", embeddedAuth(localAuth));
   const clientDir = options.clientDir ?? path.resolve("build/client");
   app.use(installedApp({ getBuild, vite, clientDir }));

@@ -2,9 +2,9 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { AppConfig } from "../app/infra/config";
 import type { Database } from "../app/infra/db/tables";
-import { localUploadsDir } from "../app/infra/storage";
+import { listLocalUploads, localUploadsDir } from "../app/infra/storage";
 import { contentTypeOf, KEY_PATTERN } from "../app/infra/storage/keys";
-import { s3PublicBase, s3Storage } from "../app/infra/storage/s3";
+import { s3PublicBase, s3Storage, type S3Settings } from "../app/infra/storage/s3";
 import { pointLocalUploadsAt } from "../app/models/upload-urls.server";
 
 /**
@@ -20,8 +20,7 @@ export const STORAGE_COPY_USAGE = `usage: npm run storage:copy [-- --rewrite-url
   copies the images under DATA_DIR/uploads into S3_BUCKET (same keys); objects already there with the same size are skipped
   --rewrite-urls  then points the database's /uploads/… URLs (uploads, avatars) at the bucket's public URL`;
 
-type CopyConfig = Pick<AppConfig, "DATA_DIR"> &
-  Partial<Pick<AppConfig, "S3_BUCKET" | "S3_ENDPOINT" | "S3_REGION" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY" | "S3_PUBLIC_URL" | "S3_FORCE_PATH_STYLE">>;
+type CopyConfig = Pick<AppConfig, "DATA_DIR"> & S3Settings;
 
 /** Runs the copy; answers the process's exit code. */
 export async function runStorageCopyCommand(
@@ -38,17 +37,14 @@ export async function runStorageCopyCommand(
     err("S3_BUCKET is not set: there is no bucket to copy into (docs/operations.md#choosing-and-migrating-an-object-store)");
     return 1;
   }
-  const bucket = s3Storage({ ...config, S3_BUCKET: config.S3_BUCKET });
+  const s3 = { ...config, S3_BUCKET: config.S3_BUCKET };
+  const bucket = s3Storage(s3);
   const root = localUploadsDir(config);
-  const keys = await listUploads(root);
+  const files = listLocalUploads(root);
+  const images = files.filter((file) => KEY_PATTERN.test(file));
   let copied = 0;
   let skipped = 0;
-  const ignored: string[] = [];
-  for (const key of keys) {
-    if (!KEY_PATTERN.test(key)) {
-      ignored.push(key);
-      continue;
-    }
+  for (const key of images) {
     const body = await fs.readFile(path.join(root, key));
     if ((await bucket.sizeOf({ key, visibility: "public" })) === body.byteLength) {
       skipped++;
@@ -57,30 +53,17 @@ export async function runStorageCopyCommand(
     await bucket.put({ key, body, contentType: contentTypeOf(key) });
     copied++;
   }
-  for (const key of ignored) err(`[storage:copy] not an image key, left alone: ${key}`);
-  out(`[storage:copy] ${root} → s3 bucket ${config.S3_BUCKET}: ${copied} copied, ${skipped} already there, ${keys.length} files`);
+  for (const file of files) if (!images.includes(file)) err(`[storage:copy] not an image key, left alone: ${file}`);
+  out(`[storage:copy] ${root} → s3 bucket ${config.S3_BUCKET}: ${copied} copied, ${skipped} already there, ${files.length} files`);
   if (rewriteUrls) {
     if (!db) {
       err("[storage:copy] --rewrite-urls needs the database");
       return 1;
     }
-    // Only what is in the bucket now: every key above was copied or already there (a failed put threw before this).
-    const inBucket = keys.filter((key) => KEY_PATTERN.test(key));
-    const publicBase = s3PublicBase({ ...config, S3_BUCKET: config.S3_BUCKET });
-    const changed = await pointLocalUploadsAt(await db(), { keys: inBucket, publicBase });
+    // Only what is in the bucket now: every image above was copied or already there (a failed put threw before this).
+    const publicBase = s3PublicBase(s3);
+    const changed = await pointLocalUploadsAt(await db(), { keys: images, publicBase });
     out(`[storage:copy] database: ${changed.uploads} uploads and ${changed.avatars} avatars now at ${publicBase}/…`);
   }
   return 0;
-}
-
-/** The files under DATA_DIR/uploads, as paths relative to it with forward slashes (not the .tmp of a write in progress). */
-async function listUploads(root: string): Promise<string[]> {
-  const entries = await fs.readdir(root, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return [];
-    throw error;
-  });
-  return entries
-    .filter((entry) => entry.isFile() && !entry.name.endsWith(".tmp"))
-    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
-    .sort();
 }

@@ -1,8 +1,7 @@
 import { sql } from "kysely";
 import type { Database } from "~/infra/db/tables";
+import { localUploadUrl, LOCAL_UPLOADS_PATH } from "~/infra/storage";
 
-/** What the local disk's images are served at (app/infra/storage/local.ts): `/uploads/{key}`. */
-const LOCAL_PREFIX = "/uploads/";
 /** Keys per statement: a few hundred URLs in an IN list stay well inside either engine's limits. */
 const CHUNK = 500;
 
@@ -13,17 +12,14 @@ const CHUNK = 500;
  * rows of each changed.
  */
 export async function pointLocalUploadsAt(db: Database, { keys, publicBase }: { keys: readonly string[]; publicBase: string }) {
+  // `/uploads/post/….png` → `{publicBase}/post/….png`: what follows the local path, after the bucket's base.
+  const moved = (column: "url" | "avatar_url") => sql<string>`${publicBase} || substr(${sql.ref(column)}, ${LOCAL_UPLOADS_PATH.length + 1})`;
   const changed = { uploads: 0, avatars: 0 };
-  const rewritten = sql<string>`${publicBase} || substr(${sql.ref("url")}, ${LOCAL_PREFIX.length})`;
   await db.transaction().execute(async (trx) => {
     for (let from = 0; from < keys.length; from += CHUNK) {
-      const urls = keys.slice(from, from + CHUNK).map((key) => `${LOCAL_PREFIX}${key}`);
-      const uploads = await trx.updateTable("uploads").set({ url: rewritten }).where("url", "in", urls).executeTakeFirst();
-      const avatars = await trx
-        .updateTable("users")
-        .set({ avatar_url: sql<string>`${publicBase} || substr(${sql.ref("avatar_url")}, ${LOCAL_PREFIX.length})` })
-        .where("avatar_url", "in", urls)
-        .executeTakeFirst();
+      const urls = keys.slice(from, from + CHUNK).map(localUploadUrl);
+      const uploads = await trx.updateTable("uploads").set({ url: moved("url") }).where("url", "in", urls).executeTakeFirst();
+      const avatars = await trx.updateTable("users").set({ avatar_url: moved("avatar_url") }).where("avatar_url", "in", urls).executeTakeFirst();
       changed.uploads += Number(uploads.numUpdatedRows);
       changed.avatars += Number(avatars.numUpdatedRows);
     }

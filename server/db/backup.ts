@@ -6,6 +6,7 @@ import { finished } from "node:stream/promises";
 import pg from "pg";
 import * as tar from "tar";
 import { openDatabase } from "../../app/infra/db";
+import { listLocalUploads, localUploadsDir } from "../../app/infra/storage";
 import { ledgerProblems } from "../../app/models/coins.server";
 import { backupSocketPath, copyFromRunningServer, serverAt, tarDataDir } from "./backup-socket";
 import { countRows, queryOf, type RowCounts } from "./row-counts";
@@ -54,7 +55,7 @@ interface Manifest {
 
 const engineOf = (settings: Pick<BackupSettings, "databaseUrl">) => (settings.databaseUrl ? "postgres" : "pglite");
 const pgliteDirOf = (dataDir: string) => path.join(path.resolve(dataDir), "pglite");
-const uploadsDirOf = (dataDir: string) => path.join(path.resolve(dataDir), "uploads");
+const uploadsDirOf = (dataDir: string) => localUploadsDir({ DATA_DIR: dataDir });
 const secretsFileOf = (dataDir: string) => path.join(path.resolve(dataDir), "secrets.json");
 
 /** Takes a backup into `file` (a new file unless `force`); answers the manifest it wrote. */
@@ -82,7 +83,7 @@ export async function takeBackup(settings: BackupSettings & { file: string; forc
     // One deleted meanwhile (an account leaving) fails the archive: listed again, it is left out.
     const partial = path.join(staging, "backup.tar.gz");
     const archive = async () => {
-      const files = settings.uploadsBucket ? [] : listUploads(uploadsDirOf(settings.dataDir));
+      const files = settings.uploadsBucket ? [] : listLocalUploads(uploadsDirOf(settings.dataDir));
       const uploads: Manifest["uploads"] = settings.uploadsBucket
         ? { bucket: settings.uploadsBucket }
         : { files: files.length, bytes: files.reduce((sum, name) => sum + fs.statSync(path.join(uploadsDirOf(settings.dataDir), name)).size, 0) };
@@ -284,7 +285,7 @@ function printCheck(out: BackupSettings["out"], expected: RowCounts, actual: Row
 function checkUploads(staging: string, manifest: Manifest) {
   if ("bucket" in manifest.uploads) return { files: [], damaged: [], ok: true };
   const from = path.join(staging, "uploads");
-  const files = fs.existsSync(from) ? listUploads(from) : [];
+  const files = listLocalUploads(from);
   const damaged = files.filter((name) => {
     const hash = /([0-9a-f]{64})\.[a-z]+$/.exec(name)?.[1];
     return hash !== createHash("sha256").update(fs.readFileSync(path.join(from, name))).digest("hex");
@@ -314,15 +315,6 @@ function readManifest(staging: string, file: string): Manifest {
   if (manifest?.format !== FORMAT) throw new BackupError(`${file} is not a GamerMatch backup (no manifest.json of ours)`);
   if (manifest.version !== VERSION) throw new BackupError(`${file} is a backup of format version ${manifest.version}; this version reads ${VERSION}`);
   return manifest as Manifest;
-}
-
-/** The images under DATA_DIR/uploads, as paths relative to it: `{kind}/{sha256}.{ext}` (not the .tmp of a write in progress). */
-function listUploads(root: string): string[] {
-  if (!fs.existsSync(root)) return [];
-  return (fs.readdirSync(root, { recursive: true, withFileTypes: true }) as fs.Dirent[])
-    .filter((entry) => entry.isFile() && !entry.name.endsWith(".tmp"))
-    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)))
-    .sort();
 }
 
 const isNonEmptyDirectory = (directory: string) => fs.existsSync(directory) && fs.readdirSync(directory).length > 0;

@@ -1,18 +1,14 @@
 import type { AppConfig } from "../config";
 import type { ImageStorage } from "./types";
 import { localDiskStorage } from "./local";
-import { s3PublicBase, s3Storage } from "./s3";
+import { s3PublicBase, s3Storage, type S3Settings } from "./s3";
 import { supabaseStorage } from "./supabase";
 
-export { localUploadsDir } from "./local";
+export { listLocalUploads, LOCAL_UPLOADS_PATH, localUploadsDir, localUploadUrl } from "./local";
 export type { Visibility } from "./keys";
 export type { ImageStorage } from "./types";
 
-export type StorageConfig = Pick<
-  AppConfig,
-  "DATA_DIR" | "SUPABASE_URL" | "SUPABASE_ANON_KEY" | "SUPABASE_SERVICE_ROLE_KEY" | "SUPABASE_STORAGE_BUCKET"
-> &
-  Partial<Pick<AppConfig, "S3_BUCKET" | "S3_ENDPOINT" | "S3_REGION" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY" | "S3_PUBLIC_URL" | "S3_FORCE_PATH_STYLE">>;
+export type StorageConfig = Pick<AppConfig, "DATA_DIR" | "SUPABASE_URL" | "SUPABASE_ANON_KEY" | "SUPABASE_SERVICE_ROLE_KEY" | "SUPABASE_STORAGE_BUCKET"> & S3Settings;
 
 /** S3 when S3_BUCKET is set, else Supabase Storage when SUPABASE_URL is, else the local disk (ADR 066). */
 export function createImageStorage(config: StorageConfig): ImageStorage {

@@ -10,9 +10,12 @@ export const KEY_PATTERN = /^[a-z]+\/[0-9a-f]{64}\.(jpg|png|webp|gif)$/;
 export const PRIVATE_REFERENCE_PREFIX = "private:";
 
 /** Where a private object lives inside a bucket, so that a bucket policy can leave this prefix out of public reads. */
-export const PRIVATE_FOLDER = "private/";
+const PRIVATE_FOLDER = "private/";
 
 export type Visibility = "public" | "private";
+
+/** The object's path in a bucket (S3, Supabase Storage): private ones under `private/`, which a bucket policy leaves out of public reads. */
+export const bucketPathOf = ({ key, visibility }: StoredKey) => (visibility === "private" ? `${PRIVATE_FOLDER}${key}` : key);
 
 export const CACHE_CONTROL: Record<Visibility, string> = {
   // Keys are content hashes: an object never changes once written.

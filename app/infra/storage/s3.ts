@@ -1,12 +1,13 @@
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { AppConfig } from "../config";
-import { CACHE_CONTROL, checkKey, keysOf, PRIVATE_FOLDER, privateReference, type StoredKey } from "./keys";
+import { bucketPathOf, CACHE_CONTROL, checkKey, keysOf, privateReference, type StoredKey } from "./keys";
 import type { ImageStorage } from "./types";
 
-export type S3Config = Partial<Pick<AppConfig, "S3_ENDPOINT" | "S3_REGION" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY" | "S3_PUBLIC_URL" | "S3_FORCE_PATH_STYLE">> & {
-  S3_BUCKET: string;
-};
+/** The S3_ variables, any of them unset. */
+export type S3Settings = Partial<Pick<AppConfig, "S3_BUCKET" | "S3_ENDPOINT" | "S3_REGION" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY" | "S3_PUBLIC_URL" | "S3_FORCE_PATH_STYLE">>;
+/** The S3_ variables of a configured bucket. */
+export type S3Config = S3Settings & { S3_BUCKET: string };
 
 /** An S3-API bucket's storage, with what `npm run storage:copy` needs besides: the size of an object already there. */
 export interface S3ImageStorage extends ImageStorage {
@@ -14,16 +15,15 @@ export interface S3ImageStorage extends ImageStorage {
   sizeOf(stored: StoredKey): Promise<number | null>;
 }
 
-/** The object's key in the bucket: private ones under `private/`, which a bucket policy leaves out of public reads (ADR 066). */
-const objectKeyOf = ({ key, visibility }: StoredKey) => (visibility === "private" ? `${PRIVATE_FOLDER}${key}` : key);
+const regionOf = (config: S3Config) => config.S3_REGION ?? "us-east-1";
+/** Path-style URLs (endpoint/bucket/key) unless said otherwise where there is an endpoint: MinIO and Ceph need them. */
+const pathStyleOf = (config: S3Config) => config.S3_FORCE_PATH_STYLE ?? Boolean(config.S3_ENDPOINT);
 
 /** Where public objects are read: S3_PUBLIC_URL, else the bucket's own URL (path-style or virtual-host). */
 export function s3PublicBase(config: S3Config) {
   if (config.S3_PUBLIC_URL) return config.S3_PUBLIC_URL;
-  const region = config.S3_REGION ?? "us-east-1";
-  if (!config.S3_ENDPOINT) return `https://${config.S3_BUCKET}.s3.${region}.amazonaws.com`;
-  const forcePathStyle = config.S3_FORCE_PATH_STYLE ?? true;
-  return forcePathStyle ? `${config.S3_ENDPOINT}/${config.S3_BUCKET}` : config.S3_ENDPOINT.replace("://", `://${config.S3_BUCKET}.`);
+  if (!config.S3_ENDPOINT) return `https://${config.S3_BUCKET}.s3.${regionOf(config)}.amazonaws.com`;
+  return pathStyleOf(config) ? `${config.S3_ENDPOINT}/${config.S3_BUCKET}` : config.S3_ENDPOINT.replace("://", `://${config.S3_BUCKET}.`);
 }
 
 /**
@@ -31,12 +31,10 @@ export function s3PublicBase(config: S3Config) {
  * bucket's own URL; private ones only through presigned GETs.
  */
 export function s3Storage(config: S3Config): S3ImageStorage {
-  const region = config.S3_REGION ?? "us-east-1";
-  const forcePathStyle = config.S3_FORCE_PATH_STYLE ?? Boolean(config.S3_ENDPOINT);
   const client = new S3Client({
-    region,
+    region: regionOf(config),
     endpoint: config.S3_ENDPOINT,
-    forcePathStyle,
+    forcePathStyle: pathStyleOf(config),
     credentials: { accessKeyId: config.S3_ACCESS_KEY_ID ?? "", secretAccessKey: config.S3_SECRET_ACCESS_KEY ?? "" },
     // The SDK's default CRC checksums on every request are not understood by every S3-API server (older MinIO, Ceph).
     requestChecksumCalculation: "WHEN_REQUIRED",
@@ -48,21 +46,21 @@ export function s3Storage(config: S3Config): S3ImageStorage {
     async put({ key, body, contentType, visibility = "public" }) {
       checkKey(key);
       const stored = { key, visibility };
-      await client.send(new PutObjectCommand({ Bucket, Key: objectKeyOf(stored), Body: body, ContentType: contentType, CacheControl: CACHE_CONTROL[visibility] }));
+      await client.send(new PutObjectCommand({ Bucket, Key: bucketPathOf(stored), Body: body, ContentType: contentType, CacheControl: CACHE_CONTROL[visibility] }));
       return visibility === "public" ? `${publicBase}/${key}` : privateReference(key);
     },
     async signedUrl(keyOrReference, { expiresInSeconds }) {
       const [stored] = keysOf([keyOrReference]);
       if (!stored) return null;
-      return getSignedUrl(client, new GetObjectCommand({ Bucket, Key: objectKeyOf(stored) }), { expiresIn: expiresInSeconds });
+      return getSignedUrl(client, new GetObjectCommand({ Bucket, Key: bucketPathOf(stored) }), { expiresIn: expiresInSeconds });
     },
     async remove(urls) {
       // One DELETE per object: DeleteObjects needs a body checksum that not every S3-API server takes alike; removals are few.
-      for (const stored of keysOf(urls)) await client.send(new DeleteObjectCommand({ Bucket, Key: objectKeyOf(stored) }));
+      for (const stored of keysOf(urls)) await client.send(new DeleteObjectCommand({ Bucket, Key: bucketPathOf(stored) }));
     },
     async sizeOf(stored) {
       try {
-        const head = await client.send(new HeadObjectCommand({ Bucket, Key: objectKeyOf(stored) }));
+        const head = await client.send(new HeadObjectCommand({ Bucket, Key: bucketPathOf(stored) }));
         return head.ContentLength ?? 0;
       } catch (error) {
         if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return null;

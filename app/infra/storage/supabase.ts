@@ -2,13 +2,10 @@ import { createClient } from "@supabase/supabase-js";
 import WebSocket from "ws";
 import { UPLOAD_CACHE_MAX_AGE_SECONDS } from "~/lib/constants";
 import type { AppConfig } from "../config";
-import { checkKey, keysOf, PRIVATE_FOLDER, privateReference, type StoredKey } from "./keys";
+import { bucketPathOf, checkKey, keysOf, privateReference } from "./keys";
 import type { ImageStorage } from "./types";
 
 type SupabaseConfig = Pick<AppConfig, "SUPABASE_ANON_KEY" | "SUPABASE_SERVICE_ROLE_KEY" | "SUPABASE_STORAGE_BUCKET"> & { SUPABASE_URL: string };
-
-/** The object's path in the bucket: private ones under `private/` (ADR 066). */
-const pathOf = ({ key, visibility }: StoredKey) => (visibility === "private" ? `${PRIVATE_FOLDER}${key}` : key);
 
 export function supabaseStorage(config: SupabaseConfig): ImageStorage {
   // The service role key writes whatever the bucket's policies say; the anon key only where a policy allows it.
@@ -22,7 +19,7 @@ export function supabaseStorage(config: SupabaseConfig): ImageStorage {
   return {
     async put({ key: objectKey, body, contentType, visibility = "public" }) {
       checkKey(objectKey);
-      const objectPath = pathOf({ key: objectKey, visibility });
+      const objectPath = bucketPathOf({ key: objectKey, visibility });
       const { error } = await bucket.upload(objectPath, Buffer.from(body.buffer, body.byteOffset, body.byteLength), {
         contentType,
         upsert: true,
@@ -34,12 +31,12 @@ export function supabaseStorage(config: SupabaseConfig): ImageStorage {
     async signedUrl(keyOrReference, { expiresInSeconds }) {
       const [stored] = keysOf([keyOrReference]);
       if (!stored) return null;
-      const { data, error } = await bucket.createSignedUrl(pathOf(stored), expiresInSeconds);
+      const { data, error } = await bucket.createSignedUrl(bucketPathOf(stored), expiresInSeconds);
       if (error) throw new Error(`Supabase Storage signed URL failed: ${error.message}`);
       return data.signedUrl;
     },
     async remove(urls) {
-      const paths = keysOf(urls).map(pathOf);
+      const paths = keysOf(urls).map(bucketPathOf);
       if (paths.length === 0) return;
       const { error } = await bucket.remove(paths);
       if (error) throw new Error(`Supabase Storage remove failed: ${error.message}`);
