@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createImageStorage, localUploadsDir } from "../../app/infra/storage";
 import { s3Storage } from "../../app/infra/storage/s3";
 import { runStorageCopyCommand } from "../../server/storage-copy-command";
+import { startS3Server } from "../support/s3-server";
 
 /**
  * The S3-API storage (ADR 066) against a real S3-API server, s3rver, on a port of its own on 127.0.0.1. What s3rver
@@ -19,25 +19,16 @@ const BUCKET = "gm-test";
 const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
 const hashKey = (kind: string, n: number, ext = "png") => `${kind}/${n.toString(16).padStart(64, "0")}.${ext}`;
 
-let server: S3rver;
+let server: Awaited<ReturnType<typeof startS3Server>>;
 let endpoint: string;
 let dir: string;
 
-const s3Config = (dataDir = dir) => ({
-  DATA_DIR: dataDir,
-  SUPABASE_STORAGE_BUCKET: "uploads",
-  S3_BUCKET: BUCKET,
-  S3_ENDPOINT: endpoint,
-  S3_REGION: "us-east-1",
-  S3_ACCESS_KEY_ID: "S3RVER",
-  S3_SECRET_ACCESS_KEY: "S3RVER",
-});
+const s3Config = (dataDir = dir) => ({ DATA_DIR: dataDir, SUPABASE_STORAGE_BUCKET: "uploads", ...server.settings });
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-s3-"));
-  server = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: path.join(dir, "s3rver"), configureBuckets: [{ name: BUCKET, configs: [] }] });
-  const { port } = (await server.run()) as { port: number };
-  endpoint = `http://127.0.0.1:${port}`;
+  server = await startS3Server(dir, BUCKET);
+  endpoint = server.endpoint;
 });
 
 afterAll(async () => {

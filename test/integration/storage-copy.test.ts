@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createImageStorage } from "../../app/infra/storage";
 import { runStorageCopyCommand } from "../../server/storage-copy-command";
 import { createTestDatabase, type TestDatabase } from "../support/database";
+import { startS3Server } from "../support/s3-server";
 
 /**
  * `npm run storage:copy -- --rewrite-urls` (ADR 066) on each engine: the images go into an S3-API bucket (s3rver, on a
@@ -17,15 +17,13 @@ const BUCKET = "gm-copy";
 const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
 const keyOf = (kind: string, n: number) => `${kind}/${n.toString(16).padStart(64, "0")}.png`;
 
-let server: S3rver;
-let endpoint: string;
+let server: Awaited<ReturnType<typeof startS3Server>>;
 let dir: string;
 let database: TestDatabase;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-copy-"));
-  server = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: path.join(dir, "s3rver"), configureBuckets: [{ name: BUCKET, configs: [] }] });
-  endpoint = `http://127.0.0.1:${((await server.run()) as { port: number }).port}`;
+  server = await startS3Server(dir, BUCKET);
   // The demo accounts' own images go to a disk of their own: their rows name images that are not on the disk copied
   // below, and must keep their URLs.
   database = await createTestDatabase({ seed: true, demoAccounts: true, storage: createImageStorage({ DATA_DIR: path.join(dir, "seed"), SUPABASE_STORAGE_BUCKET: "uploads" }) });
@@ -53,7 +51,7 @@ describe("npm run storage:copy -- --rewrite-urls", () => {
     await db.updateTable("users").set({ avatar_url: `/uploads/${onDisk[1]}` }).where("id", "=", owner!.id).execute();
     await db.updateTable("users").set({ avatar_url: "https://cdn.example.jp/someone-else.png" }).where("id", "=", other!.id).execute();
 
-    const config = { DATA_DIR: dataDir, S3_BUCKET: BUCKET, S3_ENDPOINT: endpoint, S3_REGION: "us-east-1", S3_ACCESS_KEY_ID: "S3RVER", S3_SECRET_ACCESS_KEY: "S3RVER" };
+    const config = { DATA_DIR: dataDir, ...server.settings };
     const run = async () => {
       const out: string[] = [];
       const code = await runStorageCopyCommand(["--rewrite-urls"], { config, db: async () => db, out: (line) => out.push(line), err: () => {} });
@@ -64,7 +62,7 @@ describe("npm run storage:copy -- --rewrite-urls", () => {
     expect(first.code).toBe(0);
     expect(first.out).toContain("2 copied, 0 already there, 2 files");
     expect(first.out).toContain("database: 2 uploads and 1 avatars now at");
-    const base = `${endpoint}/${BUCKET}`;
+    const base = `${server.endpoint}/${BUCKET}`;
     const urls = await db.selectFrom("uploads").select("url").where("owner_id", "=", owner!.id).orderBy("url").execute();
     expect(urls.map((entry) => entry.url)).toEqual(expect.arrayContaining([`${base}/${onDisk[0]}`, `${base}/${onDisk[1]}`, `/uploads/${missing}`]));
     // The demo accounts' images are not on this disk: not one of their rows moved.

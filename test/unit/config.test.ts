@@ -1,22 +1,14 @@
 import { createECDH } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import webpush from "web-push";
 import { ConfigError, loadConfig, parseEnv } from "../../app/infra/config";
+import { temporaryFolders } from "../support/temp-dirs";
 
 const VAPID = webpush.generateVAPIDKeys();
 
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-config-"));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = temporaryFolders("gm-config-");
 
 describe("environment", () => {
   it("has a default for everything", () => {

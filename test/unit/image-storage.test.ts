@@ -1,21 +1,13 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createImageStorage, localUploadsDir, publicImagesOrigin } from "../../app/infra/storage";
 import { keysOf } from "../../app/infra/storage/keys";
+import { temporaryFolders } from "../support/temp-dirs";
 
 // The local disk's part of ADR 066; the S3-API backend: test/integration/object-storage.test.ts.
 const KEY = `post/${"a".repeat(64)}.png`;
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-storage-"));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = temporaryFolders("gm-storage-");
 
 describe("local image storage", () => {
   it("keeps public images under the served folder and private ones beside it, with no signed URL", async () => {
