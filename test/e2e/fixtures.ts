@@ -18,7 +18,9 @@ async function settleBusy(page: Page) {
 
 /**
  * Waits while something animates below full opacity (a toast fading in or out, or one just started at 0, as in a
- * fresh copy of the page): those frames are not what a reader gets.
+ * fresh copy of the page), or while a CSS transition runs (a button's colours easing from one state to the next after
+ * a render, `transition-colors`: a blend of the two that axe once measured at 3.8:1): those frames are not what a
+ * reader gets. A toast's own long animation at full opacity is not waited for.
  */
 async function settleFades(page: Page) {
   for (let attempt = 0; attempt < 40; attempt++) {
@@ -26,6 +28,7 @@ async function settleFades(page: Page) {
       document.getAnimations().some((animation) => {
         const target = (animation.effect as KeyframeEffect | null)?.target;
         if (!target || (animation.playState !== "running" && !animation.pending)) return false;
+        if (animation instanceof CSSTransition) return true;
         const opacity = Number(getComputedStyle(target).opacity);
         return opacity < 1;
       }),
@@ -134,8 +137,9 @@ async function checkPage(page: Page, { javaScriptEnabled = true }: { javaScriptE
     // Held still while axe runs, so a toast cannot start fading out in the middle of the check; then resumed.
     const still = await target.evaluate(() => {
       const running = document.getAnimations().filter((animation) => animation.playState === "running");
-      // One that began since the wait above is below full opacity: wait for it first.
+      // One that began since the wait above is a transition or below full opacity: wait for it first.
       const faint = running.some((animation) => {
+        if (animation instanceof CSSTransition) return true;
         const element = (animation.effect as KeyframeEffect | null)?.target;
         return element ? Number(getComputedStyle(element).opacity) < 1 : false;
       });
