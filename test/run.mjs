@@ -1,11 +1,16 @@
-// `npm test`: the floors check, typecheck, build, unit and integration tests (vitest), end-to-end tests (Playwright),
-// then one closing line counted from the runners' own JSON reports: `Tests: N passed, M failed`.
-// With TEST_DATABASE_URL set, the integration tests run twice: on PostgreSQL and on PGlite, and the cluster test
-// (two replicas behind HAProxy, on PostgreSQL and Redis) runs after them.
-// The @smoke flows are not part of it: they repeat, as one journey per screen size, steps that other flows check, and
+// `npm test`: the everyday run, within 12 minutes on the 2-core machine (ADR 067): the floors check, typecheck, build,
+// unit and integration tests (vitest) on one engine (PostgreSQL when TEST_DATABASE_URL is set, else PGlite), and the
+// end-to-end flows (Playwright), then one closing line counted from the runners' own JSON reports:
+// `Tests: N passed, M failed`. It runs every behaviour's test once.
+// `npm test -- --all` is what CI runs: the same, and the rest of the matrix beside each behaviour's one run: with
+// TEST_DATABASE_URL the integration files whose outcome can depend on the engine again on PGlite, the drills (an
+// outage, a restart, a deploy, an overload, the scale bench: DRILLS below), the flows tagged @matrix (the same flow at
+// the desktop's width, the accessibility sweep at 1280 px, the phone's bar swept without JavaScript) and the cluster
+// test (two replicas behind HAProxy, on PostgreSQL and Redis), after the others.
+// The @smoke flows are in neither: they repeat, as one journey per screen size, steps that other flows check, and
 // are a deployment's check (`npm run test:smoke`; `.ci/run` runs them against a production server), ADR 061.
-// `npm test -- --skip cluster` leaves out the cluster test, for a caller that runs it in a step of its own (`.ci/run`,
-// on the build this made).
+// `npm test -- --all --skip cluster` leaves out the cluster test, for a caller that runs it in a step of its own
+// (`.ci/run`, on the build this made).
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -21,8 +26,8 @@ const { ensureVideoEncoder } = await import("./support/ffmpeg.mjs");
 
 const PARTS = ["cluster"];
 /**
- * Integration files whose outcome does not depend on the database engine (ADR 059): with TEST_DATABASE_URL they run
- * once, on PostgreSQL, and the PGlite pass leaves them out. What they check is the HTTP surface, a protocol or a
+ * Integration files whose outcome does not depend on the database engine (ADR 059): in `npm test -- --all` with
+ * TEST_DATABASE_URL they run once, on PostgreSQL, and the PGlite pass leaves them out. What they check is the HTTP surface, a protocol or a
  * process (tokens and cookies, body limits, sockets' handshake, OAuth with a stand-in, error pages, the manifest, logs
  * and metrics, image processing), over plain reads and writes that the other files run on both engines. Every other
  * file (anything with transactions, locks, concurrency, money, the sweeper, search, paging, migrations, backups, or
@@ -47,14 +52,38 @@ const ENGINE_INDEPENDENT = [
   "platform", // the pages' titles and headings
   "uploads", // image bytes, re-encoding, caps and headers; files on disk
 ];
-const skip = new Set(parseArgs({ options: { skip: { type: "string", multiple: true, default: [] } } }).values.skip);
+/**
+ * The drills (ADR 067): a deployment's or an outage's behaviour rather than a feature's, each a few servers and tens of
+ * seconds; they run in `npm test -- --all` (CI), not in the everyday run. The features they exercise have tests of
+ * their own in the other files.
+ */
+const DRILLS = [
+  "database-outage", // the database out of reach mid-traffic (a PostgreSQL of the test's own, stopped and started)
+  "database-return", // the database back: listeners, the outbox and sockets catch up
+  "lifecycle", // graceful shutdown and a rolling deploy
+  "overload", // a burst past the limits: refusals, not a fall
+  "redis-restart", // Redis restarted under two replicas
+  "scale-bench", // `npm run bench:scale` at a tenth of its size, against its targets
+];
+const { values: options } = parseArgs({ options: { skip: { type: "string", multiple: true, default: [] }, all: { type: "boolean", default: false } } });
+const everything = options.all;
+const skip = new Set(options.skip);
 for (const part of skip) {
   if (!PARTS.includes(part)) {
     console.error(`npm test: --skip takes ${PARTS.join(" or ")}, not ${part}`);
     process.exit(2);
   }
 }
+if (skip.size > 0 && !everything) {
+  console.error("npm test: --skip leaves a part out of `npm test -- --all`; the everyday run has none of them");
+  process.exit(2);
+}
 if (skip.size > 0) console.log(`npm test: leaving out ${[...skip].join(" and ")} (--skip)`);
+console.log(
+  everything
+    ? "npm test: everything (--all): both engines, the drills, the @matrix flows and the cluster, as CI runs it"
+    : "npm test: the everyday run, each behaviour once; `npm test -- --all` adds the rest of the matrix, as CI runs it (docs/qa.md)",
+);
 
 const reports = path.resolve(".test-reports");
 fs.rmSync(reports, { recursive: true, force: true });
@@ -174,15 +203,15 @@ if (!built) {
   notes.push("build failed: integration and end-to-end tests not run");
 } else {
   const engine = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
-  vitest(engine, ["unit", "integration"], process.env);
-  if (process.env.TEST_DATABASE_URL) {
+  vitest(engine, ["unit", "integration"], process.env, everything ? [] : DRILLS.map((name) => `test/integration/${name}.test.ts`));
+  if (everything && process.env.TEST_DATABASE_URL) {
     // The second engine's pass: only the files whose outcome can depend on the engine (ADR 059).
     // TEST_SECOND_ENGINE_PASS tells the files that also hold engine-independent parts (the fuzz table's NUL rule) to
     // leave those out here.
     const { TEST_DATABASE_URL: _, ...pgliteEnv } = process.env;
     vitest("pglite", ["integration"], { ...pgliteEnv, TEST_SECOND_ENGINE_PASS: "1" }, ENGINE_INDEPENDENT.map((name) => `test/integration/${name}.test.ts`));
   }
-  if (process.env.TEST_DATABASE_URL && !skip.has("cluster")) {
+  if (everything && process.env.TEST_DATABASE_URL && !skip.has("cluster")) {
     // Two replicas behind HAProxy on PostgreSQL and Redis (test/cluster/): alone, after the others. HAProxy is found
     // or installed first (as the browser is below), so that its installation does not count against the test's time.
     const haproxy = ensureHaproxy();
@@ -210,7 +239,7 @@ if (!built) {
 }
 
 function playwright(chromiumPath) {
-  const e2eOk = run("playwright", "npx", ["playwright", "test", "--grep-invert", "@smoke"], { ...process.env, CHROMIUM_PATH: chromiumPath, PLAYWRIGHT_JSON_OUTPUT_NAME: undefined });
+  const e2eOk = run("playwright", "npx", ["playwright", "test", "--grep-invert", everything ? "@smoke" : "@smoke|@matrix"], { ...process.env, CHROMIUM_PATH: chromiumPath, PLAYWRIGHT_JSON_OUTPUT_NAME: undefined });
   const e2e = readJson(path.join(reports, "e2e.json"));
   if (e2e?.stats) {
     passed += e2e.stats.expected + e2e.stats.flaky;

@@ -1,4 +1,5 @@
 import { axeViolations, createUser, E2E_PASSWORD, expect, local, NEEDS, test, waitForHydration } from "./fixtures";
+import { atDesktop, matrix } from "./matrix";
 
 /**
  * The main pages, signed out and signed in, on a phone (360 px) and on a desktop, have no serious or critical
@@ -155,7 +156,9 @@ for (const { name, viewport } of [
   { name: "on a phone (360 px)", viewport: { width: 360, height: 640 } },
   { name: "on a desktop (1280 px)", viewport: { width: 1280, height: 800 } },
 ]) {
-  test.describe(name, () => {
+  // At 1280 px the sweep is a repeat (@matrix, CI's): every functional flow already checks each page it opens at
+  // Desktop Chrome's width, and the phone's 360 px is where layouts break first.
+  test.describe(name, matrix(atDesktop(viewport)), () => {
     test.use({ viewport });
 
     for (const pages of chunks(PUBLIC_PAGES, 5)) {

@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from "node:crypto";
 import type { Browser, Page } from "@playwright/test";
 import { expect, local, test, waitForHydration } from "./fixtures";
+import { atDesktop, matrix } from "./matrix";
 
 /**
  * 「Discordでログイン」 in a browser, with JavaScript and without it, on a phone (360 px) and a desktop
@@ -134,7 +135,7 @@ async function secondBrowser(browser: Browser, viewport: { width: number; height
 
 for (const javaScript of [true, false]) {
   for (const { name, viewport } of VIEWPORTS) {
-    test.describe(`${javaScript ? "with JavaScript" : "without JavaScript"}, ${name} (${viewport.width} px)`, local(NEEDS_DISCORD), () => {
+    test.describe(`${javaScript ? "with JavaScript" : "without JavaScript"}, ${name} (${viewport.width} px)`, matrix(atDesktop(viewport), local(NEEDS_DISCORD)), () => {
       test.use({ javaScriptEnabled: javaScript, viewport });
       // Each flow crosses to Discord and back and opens up to eight pages, each of which the fixture checks with
       // axe-core (without JavaScript, in a copy of the page): 20–60 s in CI's run beside the rest of the suite on two

@@ -1,5 +1,6 @@
 import type { Browser, Page } from "@playwright/test";
 import { E2E_PASSWORD, expect, local, login, NEEDS, test, waitForHydration } from "./fixtures";
+import { atDesktop, matrix } from "./matrix";
 
 /**
  * 「ログイン中の端末」 on /settings/security, with JavaScript and without it, on a phone (360 px) and a desktop
@@ -36,7 +37,7 @@ async function secondBrowser(browser: Browser, viewport: { width: number; height
 
 for (const javaScript of [true, false]) {
   for (const { name, viewport } of VIEWPORTS) {
-    test.describe(`${javaScript ? "with JavaScript" : "without JavaScript"}, ${name} (${viewport.width} px)`, local(NEEDS.embeddedAuth), () => {
+    test.describe(`${javaScript ? "with JavaScript" : "without JavaScript"}, ${name} (${viewport.width} px)`, matrix(atDesktop(viewport), local(NEEDS.embeddedAuth)), () => {
       test.use({ javaScriptEnabled: javaScript, viewport });
       // Two browsers signing in, and five pages each checked with axe-core (without JavaScript, in a copy): 46 s to
       // 1.7 min here with two workers on two cores, past the 90 s default at the slowest. 150 s stays well above.

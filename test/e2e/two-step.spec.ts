@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import { axeViolations, createUser, E2E_PASSWORD, expect, local, NEEDS, test, waitForHydration } from "./fixtures";
 import { mailsTo } from "./mail";
+import { atDesktop, matrix } from "./matrix";
 
 /**
  * 二段階認証 (ADR 064) in a browser, with JavaScript and without it, on a phone (360 px) and a desktop (1280 px): a new
@@ -64,7 +65,7 @@ async function expectNoViolations(page: Page, javaScriptEnabled: boolean, what: 
 for (const javaScript of [true, false]) {
   for (const { name, viewport } of VIEWPORTS) {
     const phone = viewport.width === 360;
-    test.describe(`${javaScript ? "with JavaScript" : "without JavaScript"}, ${name} (${viewport.width} px)`, local(NEEDS.mail), () => {
+    test.describe(`${javaScript ? "with JavaScript" : "without JavaScript"}, ${name} (${viewport.width} px)`, matrix(atDesktop(viewport), local(NEEDS.mail)), () => {
       test.use({ javaScriptEnabled: javaScript, viewport });
       // About fifteen pages and two or three more states, each checked with axe-core (without JavaScript, in a copy of
       // the page): 35–90 s a flow on the 2-core machine with two workers and another Playwright run beside them, and up
