@@ -276,7 +276,8 @@ for (const javaScript of [true, false]) {
 // On PostgreSQL: the suite's second server (playwright.config.ts starts it when TEST_DATABASE_URL is set, as CI does),
 // which the stand-in also knows; a new gamer's sign-in and their return, on a phone, with JavaScript and without it.
 for (const javaScript of process.env.E2E_PG_BASE_URL ? [true, false] : []) {
-  test.describe(`on PostgreSQL, ${javaScript ? "with JavaScript" : "without JavaScript"}`, local(NEEDS_DISCORD), () => {
+  // The second engine's run of the sign-in (@matrix, CI's), as the PGlite pass is for the integration files.
+  test.describe(`on PostgreSQL, ${javaScript ? "with JavaScript" : "without JavaScript"}`, matrix(true, local(NEEDS_DISCORD)), () => {
     test.use({ baseURL: process.env.E2E_PG_BASE_URL, javaScriptEnabled: javaScript, viewport: VIEWPORTS[0].viewport });
     // 44–54 s in CI beside the rest of the suite.
     test.describe.configure({ timeout: 150_000 });
