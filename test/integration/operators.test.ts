@@ -1,9 +1,12 @@
 import { randomUUID } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { creditPurchase, transfer } from "~/models/coins.server";
 import { listOperatorActions, recordOperatorAction, type Operator } from "~/models/operator-audit.server";
-import { embeddedRoleStore, readRoles } from "~/models/operators.server";
+import { hostedAppMetadata } from "~/infra/auth/hosted-admin";
+import { embeddedRoleStore, hostedRoleStore, readRoles } from "~/models/operators.server";
 import { requestPayout } from "~/models/payouts.server";
 import { runModerationCommand } from "../../server/moderation-command";
 import { runOperatorsCommand } from "../../server/operators-command";
@@ -113,6 +116,69 @@ describe(`npm run operators (${testEngine})`, () => {
       ["role_revoked", "退職", { role: "finance", before: ["finance"], after: [] }],
     ]);
     expect((await operators("list")).out.join("\n")).not.toContain(member.id);
+  });
+});
+
+/**
+ * Hosted GoTrue's admin API as far as the roles use it (GET and PUT /auth/v1/admin/users/{id}, the service-role key
+ * required, app_metadata merged with null removing a key), refusing writes with a 500 while `refusing` (after the
+ * command has read the roles and written its trail row, which must then roll back).
+ */
+async function goTrueAdminStandIn(serviceRoleKey: string) {
+  const users = new Map<string, Record<string, unknown>>();
+  const state = { users, refusing: false, url: "", close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => (body += chunk));
+    req.on("end", () => {
+      const answer = (status: number, json: unknown) => res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(json));
+      const id = /^\/auth\/v1\/admin\/users\/([0-9a-f-]{36})$/.exec(req.url ?? "")?.[1];
+      if (req.headers.authorization !== `Bearer ${serviceRoleKey}`) return answer(401, { code: 401, msg: "invalid JWT" });
+      if (!id || !users.has(id)) return answer(404, { code: 404, error_code: "user_not_found", msg: "User not found" });
+      if (state.refusing && req.method === "PUT") return answer(500, { code: 500, msg: "Database error updating user" });
+      if (req.method === "PUT") {
+        const patch = (JSON.parse(body) as { app_metadata?: Record<string, unknown> }).app_metadata ?? {};
+        const merged = { ...users.get(id), ...patch };
+        for (const [key, value] of Object.entries(patch)) if (value === null) delete merged[key];
+        users.set(id, merged);
+      }
+      answer(200, { id, aud: "authenticated", app_metadata: users.get(id) });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return state;
+}
+
+describe(`npm run operators with hosted Supabase (${testEngine})`, () => {
+  it("writes GoTrue's app_metadata through its admin API inside the transaction: a refusal there leaves no trail row", async () => {
+    const key = "service-role-key-for-the-operators-test";
+    const gotrue = await goTrueAdminStandIn(key);
+    try {
+      const member = await createMember(app, "ホステッドの運営者");
+      gotrue.users.set(member.id, { provider: "email", providers: ["email"] });
+      const store = hostedRoleStore(hostedAppMetadata({ SUPABASE_URL: gotrue.url, SUPABASE_SERVICE_ROLE_KEY: key })!);
+      const hosted = (...args: string[]) => run((io) => runOperatorsCommand(args, { ...io, store, local: false }));
+
+      expect((await hosted("grant", member.email, "moderator", "--reason", "通報対応")).code).toBe(0);
+      expect(gotrue.users.get(member.id)).toEqual({ provider: "email", providers: ["email"], roles: ["moderator"] });
+      expect(await readRoles(db(), { store, userId: member.id })).toEqual(["moderator"]);
+      // The embedded column is not where hosted roles live.
+      expect((await db().selectFrom("auth_users").select("app_metadata").where("id", "=", member.id).executeTakeFirstOrThrow()).app_metadata).toEqual({});
+      expect((await hosted("list")).out).toContain(`ホステッドの運営者 (${member.id}) ${member.email}  moderator`);
+
+      gotrue.refusing = true;
+      await expect(hosted("revoke", member.email, "moderator", "--reason", "担当替え")).rejects.toThrow();
+      expect(gotrue.users.get(member.id)?.roles).toEqual(["moderator"]);
+      expect((await auditOf(member.id)).map((row) => row.kind)).toEqual(["role_granted"]);
+
+      gotrue.refusing = false;
+      expect((await hosted("revoke", member.email, "moderator", "--reason", "担当替え")).code).toBe(0);
+      expect(gotrue.users.get(member.id)).toEqual({ provider: "email", providers: ["email"] });
+      expect((await auditOf(member.id)).map((row) => row.kind)).toEqual(["role_granted", "role_revoked"]);
+    } finally {
+      await gotrue.close();
+    }
   });
 });
 

@@ -20,8 +20,10 @@ export function hostedAppMetadata(config: HostedConfig) {
   const admin = hostedAuthAdmin(config);
   if (!admin) return null;
   return {
-    async read(userId: string): Promise<Record<string, unknown>> {
+    /** Nothing for an account GoTrue does not have (deleted there, or never there). */
+    async read(userId: string): Promise<Record<string, unknown> | undefined> {
       const { data, error } = await admin.getUserById(userId);
+      if (error?.status === 404) return undefined;
       if (error) throw error;
       return data.user.app_metadata ?? {};
     },
