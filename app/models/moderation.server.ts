@@ -140,7 +140,7 @@ export async function runDecision<T extends { outcome: DecisionOutcome; pending:
     await auditDecision(trx, operator, done.outcome);
     return done;
   });
-  // The decision, once committed, in the log too (docs/product.md#operations): moderation_actions is the record, this the trail.
+  // The decision, once committed, in the log too (docs/product.md#operations): moderation_actions and operator_audit are the record.
   const { action } = result.outcome;
   log.info(
     { event: "moderation", actionId: action.id, action: action.action, reportId: action.report_id, targetType: action.target_type, targetId: action.target_id, userId: action.user_id, changed: result.outcome.changed },
