@@ -7,6 +7,8 @@ import { uuidParam } from "../app/lib/validation/fields";
 import { getReportDetail, listOpenReports } from "../app/models/moderation-queue.server";
 import { restore, stopUser } from "../app/models/moderation-sanctions.server";
 import { dismissReport, hideReported, ModerationError, type DecisionOutcome } from "../app/models/moderation.server";
+import type { Operator } from "../app/models/operator-audit.server";
+import { shellOperator } from "./operator-cli";
 
 /**
  * The operator's moderation command (`npm run moderation -- …`, docs/product.md#trust-and-safety, ADR 030), apart from its entry
@@ -112,7 +114,10 @@ function describeOutcome(outcome: DecisionOutcome, out: (line: string) => void) 
 }
 
 /** Runs one command; answers the process's exit code (0 done, 1 bad usage or a refused decision). */
-export async function runModerationCommand(args: readonly string[], { db, out, err, now }: { db: Database; now?: Date } & Output): Promise<number> {
+export async function runModerationCommand(
+  args: readonly string[],
+  { db, out, err, now, operator = shellOperator() }: { db: Database; now?: Date; /** Who the audit trail names (the shell's user). */ operator?: Operator } & Output,
+): Promise<number> {
   const command = parseModerationArgs(args);
   if ("error" in command) {
     err(command.error);
@@ -167,19 +172,19 @@ export async function runModerationCommand(args: readonly string[], { db, out, e
         return 0;
       }
       case "hide":
-        describeOutcome(await hideReported({ db, reportId: command.reportId, reason: command.reason, now }), out);
+        describeOutcome(await hideReported({ db, operator, reportId: command.reportId, reason: command.reason, now }), out);
         return 0;
       case "dismiss":
-        describeOutcome(await dismissReport({ db, reportId: command.reportId, reason: command.reason, now }), out);
+        describeOutcome(await dismissReport({ db, operator, reportId: command.reportId, reason: command.reason, now }), out);
         return 0;
       case "restore":
-        describeOutcome(await restore({ db, reportId: command.reportId, userId: command.userId, reason: command.reason, now }), out);
+        describeOutcome(await restore({ db, operator, reportId: command.reportId, userId: command.userId, reason: command.reason, now }), out);
         return 0;
       case "suspend":
-        describeOutcome(await stopUser({ db, userId: command.userId, days: command.days, reason: command.reason, now }), out);
+        describeOutcome(await stopUser({ db, operator, userId: command.userId, days: command.days, reason: command.reason, now }), out);
         return 0;
       case "ban":
-        describeOutcome(await stopUser({ db, userId: command.userId, reason: command.reason, now }), out);
+        describeOutcome(await stopUser({ db, operator, userId: command.userId, reason: command.reason, now }), out);
         return 0;
     }
   } catch (error) {

@@ -6,7 +6,9 @@ import { accountTypeLabel } from "../app/lib/payouts";
 import { formatDateTime } from "../app/lib/time";
 import { uuidParam } from "../app/lib/validation/fields";
 import { CoinError } from "../app/models/coins.server";
+import type { Operator } from "../app/models/operator-audit.server";
 import { decidePayout, listRequestedPayouts, PayoutError } from "../app/models/payouts.server";
+import { shellOperator } from "./operator-cli";
 
 /**
  * The operator's payout command (`npm run payouts -- list|pay ID|reject ID`, ADR 020), apart from its entry
@@ -35,7 +37,10 @@ export function parsePayoutsArgs(args: readonly string[]): PayoutsCommand | null
 }
 
 /** Runs one command; answers the process's exit code (0 done, 1 bad usage or a refused decision). */
-export async function runPayoutsCommand(args: readonly string[], { db, out, err }: { db: Database } & Output): Promise<number> {
+export async function runPayoutsCommand(
+  args: readonly string[],
+  { db, out, err, operator = shellOperator() }: { db: Database; /** Who the audit trail names (the shell's user). */ operator?: Operator } & Output,
+): Promise<number> {
   const command = parsePayoutsArgs(args);
   if (!command) {
     err(PAYOUTS_USAGE);
@@ -62,7 +67,7 @@ export async function runPayoutsCommand(args: readonly string[], { db, out, err 
     return 1;
   }
   try {
-    const { payout, changed } = await decidePayout({ db, payoutId: payoutId.data, decision: command.name === "pay" ? "paid" : "rejected" });
+    const { payout, changed } = await decidePayout({ db, operator, payoutId: payoutId.data, decision: command.name === "pay" ? "paid" : "rejected" });
     const status = messages.payouts.status[payout.status];
     out(changed ? `${payout.id}: ${status}にしました（${formatNumber(payout.coins)}コイン・${formatNumber(payout.yenAmount)}円）` : `${payout.id}: すでに${status}です（変更なし）`);
     return 0;

@@ -1,9 +1,10 @@
 import { parseArgs } from "node:util";
 import type { Database } from "../app/infra/db/tables";
-import { log } from "../app/infra/logger.server";
 import { formatDateTime } from "../app/lib/time";
 import { uuidParam } from "../app/lib/validation/fields";
+import type { Operator } from "../app/models/operator-audit.server";
 import { secondStepStatus, turnSecondStepOff } from "../app/models/two-step.server";
+import { shellOperator } from "./operator-cli";
 
 /**
  * The operator's command for a gamer locked out of 二段階認証 (`npm run two-step -- …`, docs/operations.md#two-step-sign-in,
@@ -36,7 +37,16 @@ export function parseTwoStepArgs(args: readonly string[]): TwoStepCommand | { er
 }
 
 /** Runs one command; answers the process's exit code. `local`: the embedded auth (no SUPABASE_URL). */
-export async function runTwoStepCommand(args: readonly string[], { db, local, out, err }: { db: Database; local: boolean; out: (line: string) => void; err: (line: string) => void }) {
+export async function runTwoStepCommand(
+  args: readonly string[],
+  {
+    db,
+    local,
+    operator = shellOperator(),
+    out,
+    err,
+  }: { db: Database; local: boolean; /** Who the audit trail names (the shell's user). */ operator?: Operator; out: (line: string) => void; err: (line: string) => void },
+) {
   const command = parseTwoStepArgs(args);
   if ("error" in command) {
     err(command.error);
@@ -55,13 +65,11 @@ export async function runTwoStepCommand(args: readonly string[], { db, local, ou
     for (const factor of status.factors ?? []) out(`  認証アプリ「${factor.friendly_name || "(名前なし)"}」 ${factor.status === "verified" ? "確認済み" : "未確認"} ${formatDateTime(factor.created_at)} に登録`);
     return 0;
   }
-  const result = await turnSecondStepOff(db, { userId: command.userId, local });
+  const result = await turnSecondStepOff(db, { userId: command.userId, local, operator, reason: command.reason });
   if (!result) {
     err(`${command.userId}: ユーザーが見つかりません`);
     return 1;
   }
-  // The trail until the operators' desk has its audit table: a log line with the reason.
-  log.warn({ userId: command.userId, reason: command.reason, ...result }, "two-step: turned off by an operator");
   out(`二段階認証を解除しました: 認証アプリ ${result.factorsRemoved}件、リカバリーコード ${result.codesRemoved}件を削除${result.wasRequired ? "し、本人にメールで知らせました" : "しました"}`);
   if (!local) out("Supabase のダッシュボード（Authentication → Users → このユーザー → MFA factors）で認証アプリも削除してください");
   return 0;

@@ -42,16 +42,15 @@ async function lockUser(trx: Trx, userId: string) {
  * suspended sets the new end; of someone banned is refused.
  */
 export async function stopUser({
-  db,
-  realtime,
   userId,
   days,
   reason,
   now = new Date(),
+  ...input
 }: DecisionInput & { userId: string; /** Days of suspension; none is a ban. */ days?: number }): Promise<DecisionOutcome> {
   const why = checkReasonText(reason);
   const ban = days === undefined;
-  const { outcome } = await runDecision(db, realtime, async (trx) => {
+  const { outcome } = await runDecision(input, async (trx) => {
     const user = await lockUser(trx, userId);
     if (user.banned_at) throw new ModerationError("already_banned");
     const until = ban ? null : new Date(now.getTime() + days * 86_400_000);
@@ -107,9 +106,9 @@ export async function stopUser({
  * hidden) and for a USER_ID, lifts the owner's suspension or ban: the listings the suspension paused are active
  * again, held payouts requested again. Refunded bookings stay refunded, closed sessions closed. Reports stay decided.
  */
-export async function restore({ db, realtime, reportId, userId, reason, now = new Date() }: DecisionInput & { reportId?: number; userId?: string }): Promise<DecisionOutcome> {
+export async function restore({ reportId, userId, reason, now = new Date(), ...input }: DecisionInput & { reportId?: number; userId?: string }): Promise<DecisionOutcome> {
   const why = checkReasonText(reason);
-  const { outcome } = await runDecision(db, realtime, async (trx) => {
+  const { outcome } = await runDecision(input, async (trx) => {
     let ownerId = userId;
     if (reportId !== undefined) {
       const report = await lockReport(trx, reportId);

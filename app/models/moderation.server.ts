@@ -4,12 +4,14 @@ import { log } from "~/infra/logger.server";
 import type { Realtime } from "~/infra/realtime";
 import { messages } from "~/lib/messages";
 import { setHidden } from "./hidden.server";
+import { recordOperatorAction, type Operator } from "./operator-audit.server";
 import { publishNotifications, recordNotifications, type PendingNotifications } from "./notification.server";
 
 /**
  * The operators' decisions on reports (docs/product.md#trust-and-safety, ADR 030), taken from the command line (`npm run moderation`).
- * Each decision is one transaction (runDecision): its effects, its append-only `moderation_actions` row, every open
- * report it settles marked decided, and a notification to each of their reporters (without the details).
+ * Each decision is one transaction (runDecision): its effects, its append-only `moderation_actions` row, its row in the
+ * operators' audit trail (`operator_audit`), every open report it settles marked decided, and a notification to each
+ * of their reporters (without the details).
  *
  * - hide REPORT: the reported post, chat message, listing or review gets `hidden_at` (a user cannot be hidden).
  * - dismiss REPORT: no effect; the open reports of the same target are closed as dismissed.
@@ -47,6 +49,8 @@ export interface DecisionInput {
   db: Database;
   /** Announces the notifications once committed; the command line has none (they are stored, and seen in the list). */
   realtime?: Realtime;
+  /** Who decided: the decision's row in the operators' audit trail names them. */
+  operator: Operator;
   reason: string;
   now?: Date;
 }
@@ -111,18 +115,37 @@ export async function lockReport(trx: Trx, reportId: number) {
   return report;
 }
 
-/** Runs a decision in one transaction; once it has committed, logs it and announces its notifications. */
-export async function runDecision<T extends { pending: PendingNotifications; announce?: (realtime: Realtime) => void }>(db: Database, realtime: Realtime | undefined, work: (trx: Trx) => Promise<T>) {
-  const result = await db.transaction().execute(work);
-  // The decision, once committed, in the log too (docs/product.md#operations): moderation_actions is the record, this the trail.
-  const outcome = (result as { outcome?: DecisionOutcome }).outcome;
-  if (outcome?.action) {
-    const { action } = outcome;
-    log.info(
-      { event: "moderation", actionId: action.id, action: action.action, reportId: action.report_id, targetType: action.target_type, targetId: action.target_id, userId: action.user_id, changed: outcome.changed },
-      `moderation: ${action.action} #${action.id}`,
-    );
-  }
+/** The decision's row in the operators' audit trail: on a report's target, or (suspend, ban, a lift) on a person. */
+function auditDecision(trx: Trx, operator: Operator, { action, changed }: DecisionOutcome) {
+  const onPerson = action.action === "suspend" || action.action === "ban" || (action.action === "restore" && action.target_type === "user");
+  return recordOperatorAction(trx, {
+    operator,
+    kind: onPerson ? "sanction" : "report_decided",
+    target: { type: action.target_type as ReportTargetType, id: action.target_id! },
+    reason: action.reason,
+    details: { action: action.action, moderationActionId: action.id, reportId: action.report_id, userId: action.user_id, until: action.until, changed },
+  });
+}
+
+/**
+ * Runs a decision in one transaction with its row in the operators' audit trail; once it has committed, logs it and
+ * announces its notifications.
+ */
+export async function runDecision<T extends { outcome: DecisionOutcome; pending: PendingNotifications; announce?: (realtime: Realtime) => void }>(
+  { db, realtime, operator }: Pick<DecisionInput, "db" | "realtime" | "operator">,
+  work: (trx: Trx) => Promise<T>,
+) {
+  const result = await db.transaction().execute(async (trx) => {
+    const done = await work(trx);
+    await auditDecision(trx, operator, done.outcome);
+    return done;
+  });
+  // The decision, once committed, in the log too (docs/product.md#operations): moderation_actions and operator_audit are the record.
+  const { action } = result.outcome;
+  log.info(
+    { event: "moderation", actionId: action.id, action: action.action, reportId: action.report_id, targetType: action.target_type, targetId: action.target_id, userId: action.user_id, changed: result.outcome.changed },
+    `moderation: ${action.action} #${action.id}`,
+  );
   if (realtime) {
     publishNotifications(realtime, result.pending);
     result.announce?.(realtime);
@@ -131,9 +154,9 @@ export async function runDecision<T extends { pending: PendingNotifications; ann
 }
 
 /** `hide ID`: the reported item hidden for everyone but its author; every open report of it actioned. */
-export async function hideReported({ db, realtime, reportId, reason, now = new Date() }: DecisionInput & { reportId: number }): Promise<DecisionOutcome> {
+export async function hideReported({ reportId, reason, now = new Date(), ...input }: DecisionInput & { reportId: number }): Promise<DecisionOutcome> {
   const why = checkReasonText(reason);
-  const { outcome } = await runDecision(db, realtime, async (trx) => {
+  const { outcome } = await runDecision(input, async (trx) => {
     const report = await lockReport(trx, reportId);
     if (report.target_type === "user") throw new ModerationError("user_not_hideable");
     const hidden = await setHidden({ trx, targetType: report.target_type, targetId: report.target_id, hidden: true, now });
@@ -149,9 +172,9 @@ export async function hideReported({ db, realtime, reportId, reason, now = new D
 }
 
 /** `dismiss ID`: no effect; the open reports of the same target closed as dismissed, their reporters told. */
-export async function dismissReport({ db, realtime, reportId, reason, now = new Date() }: DecisionInput & { reportId: number }): Promise<DecisionOutcome> {
+export async function dismissReport({ reportId, reason, now = new Date(), ...input }: DecisionInput & { reportId: number }): Promise<DecisionOutcome> {
   const why = checkReasonText(reason);
-  const { outcome } = await runDecision(db, realtime, async (trx) => {
+  const { outcome } = await runDecision(input, async (trx) => {
     const report = await lockReport(trx, reportId);
     if (report.status !== "open") throw new ModerationError("already_decided");
     const target = { targetType: report.target_type, targetId: report.target_id };

@@ -9,6 +9,7 @@ import { accountLine, maskAccountNumber, payoutYen } from "~/lib/payouts";
 import type { PayoutInput } from "~/lib/validation/payout";
 import { debitEarned, returnEarned } from "./coins.server";
 import { publishNotifications, recordNotifications, type NotificationInput } from "./notification.server";
+import { recordOperatorAction, type Operator } from "./operator-audit.server";
 
 /**
  * Payouts (docs/product.md#data, #coins; ADR 020): a seller asks for earned coins to be transferred to a bank account. The request
@@ -154,19 +155,26 @@ function decisionNotification(row: Row, decision: "paid" | "rejected"): Notifica
 /**
  * The operator's decision on a request, with its row locked: only a requested one changes. The same decision again
  * changes nothing (`changed` false); the other decision is a 409. A rejection returns the coins to the earned
- * balance in the same transaction. Each change notifies the seller: stored in the transaction, announced after it
- * when a realtime server is at hand (the operator command has none; the seller sees it in the list).
+ * balance in the same transaction, and each change leaves its row in the operators' audit trail. Each change
+ * notifies the seller: stored in the transaction, announced after it when a realtime server is at hand (the operator
+ * command has none; the seller sees it in the list).
  */
 export async function decidePayout({
   db,
   realtime,
+  operator,
   payoutId,
   decision,
+  reason = null,
 }: {
   db: Database;
   realtime?: Realtime;
+  /** Who decided: a change's row in the operators' audit trail names them. */
+  operator: Operator;
   payoutId: string;
   decision: "paid" | "rejected";
+  /** Why, when the operator gave a reason (the command takes none). */
+  reason?: string | null;
 }): Promise<{ payout: Payout; changed: boolean }> {
   const { payout, changed, pending } = await db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("payout_requests").selectAll().where("id", "=", payoutId).forUpdate().executeTakeFirst();
@@ -182,6 +190,13 @@ export async function decidePayout({
       .returningAll()
       .executeTakeFirstOrThrow();
     if (decision === "rejected") await returnEarned(trx, { userId: row.seller_id, amount: row.coins, reference: reference(row.id) });
+    await recordOperatorAction(trx, {
+      operator,
+      kind: decision === "paid" ? "payout_paid" : "payout_rejected",
+      target: { type: "payout", id: row.id },
+      reason,
+      details: { sellerId: row.seller_id, coins: row.coins, yenAmount: row.yen_amount },
+    });
     const pending = await recordNotifications(trx, [decisionNotification(updated, decision)]);
     return { payout: toPayout(updated), changed: true, pending };
   });

@@ -3,6 +3,7 @@ import type { Database } from "~/infra/db/tables";
 import { RECOVERY_CODE_COUNT, RECOVERY_CODE_RATE_LIMIT } from "~/lib/constants";
 import { deleteUserFactors } from "./auth/factors.server";
 import { enqueueMail } from "./mail-outbox.server";
+import { recordOperatorAction, type Operator } from "./operator-audit.server";
 import { countRateLimitEvents, recordRateLimitEvent } from "./rate-limit.server";
 
 /**
@@ -126,9 +127,10 @@ export async function spendRecoveryCode(
  * An operator turns an account's second step off (a gamer who lost their phone and every recovery code, and proved
  * who they are through /inquiry: docs/operations.md#two-step-sign-in). In one transaction: the embedded auth's
  * factors (`local`; with hosted Supabase the operator removes GoTrue's in its dashboard), the codes and the flag go,
- * and the owner is mailed. Answers what there was, or null for an unknown account.
+ * the owner is mailed, and the operators' audit trail gets its row with the reason. Answers what there was, or null
+ * (nothing written) for an unknown account.
  */
-export async function turnSecondStepOff(db: Database, { userId, local }: { userId: string; local: boolean }) {
+export async function turnSecondStepOff(db: Database, { userId, local, operator, reason }: { userId: string; local: boolean; operator: Operator; reason: string }) {
   return db.transaction().execute(async (trx) => {
     const user = await trx.selectFrom("users").select(["id", "email", "second_step_required"]).where("id", "=", userId).forUpdate().executeTakeFirst();
     if (!user) return null;
@@ -136,7 +138,9 @@ export async function turnSecondStepOff(db: Database, { userId, local }: { userI
     if (local) await deleteUserFactors(trx, userId);
     const codesRemoved = await clearSecondStep(trx, userId);
     if (user.email && (factors.length > 0 || user.second_step_required)) await enqueueMail(trx, [notice("mfa_reset", { id: user.id, email: user.email })]);
-    return { factorsRemoved: factors.length, codesRemoved, wasRequired: user.second_step_required };
+    const result = { factorsRemoved: factors.length, codesRemoved, wasRequired: user.second_step_required };
+    await recordOperatorAction(trx, { operator, kind: "two_step_off", target: { type: "user", id: userId }, reason, details: { ...result, local } });
+    return result;
   });
 }
 

@@ -42,6 +42,7 @@ export async function issueSession(api: AuthApi, { user, sessionId, issuer, pare
     email: user.email,
     sessionId,
     userMetadata: user.user_metadata,
+    appMetadata: user.app_metadata,
   });
   return {
     access_token: token,

@@ -37,7 +37,7 @@ async function signupToConfirm(api: AuthApi, { email, passwordHash, data }: { em
     const user = (await insertPasswordUser(trx, { email, passwordHash, data, confirmed: false })) ?? (await lockUnconfirmedUser(trx, email));
     if (!user) {
       const now = new Date(sentAt);
-      const stranger = { id: randomUUID(), email, user_metadata: {}, created_at: now, updated_at: now, last_sign_in_at: null, email_confirmed_at: null, has_password: true };
+      const stranger = { id: randomUUID(), email, user_metadata: {}, app_metadata: {}, created_at: now, updated_at: now, last_sign_in_at: null, email_confirmed_at: null, has_password: true };
       return json(toGoTrueUser(stranger, [], { confirmation_sent_at: sentAt }));
     }
     const now = api.clock();

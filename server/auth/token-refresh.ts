@@ -27,6 +27,7 @@ export const refreshTokenGrant: Handler<z.output<typeof refreshParams>> = async 
       id: token.user_id,
       email: token.email,
       user_metadata: token.user_metadata,
+      app_metadata: token.app_metadata,
       created_at: token.created_at,
       updated_at: token.updated_at,
       last_sign_in_at: token.last_sign_in_at,

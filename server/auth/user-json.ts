@@ -72,7 +72,7 @@ export function toGoTrueUser(user: AuthUserRow, identities: IdentityRow[], extra
     phone: "",
     confirmed_at: confirmed,
     last_sign_in_at: user.last_sign_in_at?.toISOString() ?? null,
-    app_metadata: { provider: madeBy, providers: [...new Set(listed.map((identity) => identity.provider))] },
+    app_metadata: { ...user.app_metadata, provider: madeBy, providers: [...new Set(listed.map((identity) => identity.provider))] },
     user_metadata: user.user_metadata,
     identities: listed,
     // GoTrue leaves `factors` out while there are none (omitempty); supabase-js reads it as [] then.

@@ -15,6 +15,7 @@ import { startTestServer, type TestServer } from "../support/server";
 import { connectSocket } from "../support/sockets";
 import { signAccessToken } from "../../app/infra/auth/jwt";
 import type { Realtime } from "../../app/infra/realtime";
+import { TEST_OPERATOR } from "../support/operators";
 
 /**
  * Leaving the service (退会, docs/product.md#accounts, ADR 028) through the real server, on whichever engine the run uses: refused
@@ -125,7 +126,7 @@ describe(`leaving is refused while something is open (${testEngine})`, () => {
     });
     expect(requested.status).toBe(201);
     await expectRefused(seller, "振込申請中の売上が1件あります");
-    await decidePayout({ db: db(), payoutId: ((await requested.json()) as { data: { payout: { id: string } } }).data.payout.id, decision: "rejected" });
+    await decidePayout({ db: db(), operator: TEST_OPERATOR, payoutId: ((await requested.json()) as { data: { payout: { id: string } } }).data.payout.id, decision: "rejected" });
     expect(await textOf(await seller.page("/settings/account"))).toContain("残高 2,000 コインは失効し、払い戻しできません");
     expect((await leave(seller)).status).toBe(302);
     const forfeit = await db().selectFrom("coin_transactions").select(["kind", "amount"]).where("user_id", "=", seller.id).where("kind", "=", "forfeit").execute();

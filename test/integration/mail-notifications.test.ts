@@ -12,6 +12,7 @@ import { testEngine } from "../support/database";
 import { startTestMailServer, type ReceivedMail, type TestMailServer } from "../support/mail";
 import { startTestServer, type TestServer } from "../support/server";
 import { seenAt } from "../support/presence";
+import { TEST_OPERATOR } from "../support/operators";
 
 /**
  * Notification mails (docs/product.md#accounts, ADR 029) through the built server and a real SMTP server on loopback:
@@ -186,7 +187,7 @@ describe(`notification mails (${testEngine})`, () => {
       idempotencyKey: randomUUID(),
       input: { coins: 1_000, bankName: "ゲーマー銀行", branchName: "渋谷支店", accountType: "ordinary", accountNumber: "1234567", accountHolder: "ゲーマー タロウ" },
     });
-    await decidePayout({ db: db(), realtime: app.server.realtime, payoutId: payout.id, decision: "paid" });
+    await decidePayout({ db: db(), operator: TEST_OPERATOR, realtime: app.server.realtime, payoutId: payout.id, decision: "paid" });
     const payoutMails = await outbox(third.seller, "payout_decided");
     expect(payoutMails).toHaveLength(1);
     await expect.poll(async () => smtp.to(await addressOf(third.seller)).map((mail) => unsubscribeLinkOf(mail).match(/k=(\w+)/)![1]).sort()).toEqual([

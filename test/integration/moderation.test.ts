@@ -18,6 +18,7 @@ import { serverWithSockets } from "../support/sockets";
 import type { ReportReason, ReportTargetType } from "../../app/infra/db/tables";
 import type { Realtime } from "../../app/infra/realtime";
 import { parseModerationArgs, runModerationCommand } from "../../server/moderation-command";
+import { TEST_OPERATOR } from "../support/operators";
 
 /**
  * The operators' decisions (docs/product.md#trust-and-safety, ADR 030) through the real server, on whichever engine the run
@@ -109,7 +110,7 @@ describe(`hide, dismiss and restore of a report (${testEngine})`, () => {
     const postId = await postOf(author);
     const reportId = await report(first, "post", postId, author.id, "spam");
     const otherId = await report(second, "post", postId, author.id, "harassment");
-    const outcome = await hideReported({ db: db(), reportId, reason: "  宣伝の投稿  " });
+    const outcome = await hideReported({ db: db(), operator: TEST_OPERATOR, reportId, reason: "  宣伝の投稿  " });
     expect(outcome).toMatchObject({ changed: true, reportsDecided: 2, action: { action: "hide", report_id: reportId, target_type: "post", target_id: postId, user_id: author.id, reason: "宣伝の投稿" } });
     const post = await db().selectFrom("posts").select("hidden_at").where("id", "=", postId).executeTakeFirstOrThrow();
     expect(post.hidden_at).toBeInstanceOf(Date);
@@ -124,7 +125,7 @@ describe(`hide, dismiss and restore of a report (${testEngine})`, () => {
     // The author is not told anything by the reporters' notifications.
     expect(await notificationsOf(author.id)).toEqual([]);
 
-    const back = await restore({ db: db(), reportId, reason: "誤りでした" });
+    const back = await restore({ db: db(), operator: TEST_OPERATOR, reportId, reason: "誤りでした" });
     expect(back.action).toMatchObject({ action: "restore", report_id: reportId, target_id: postId });
     expect((await db().selectFrom("posts").select("hidden_at").where("id", "=", postId).executeTakeFirstOrThrow()).hidden_at).toBeNull();
     // The reports stay decided.
@@ -137,17 +138,17 @@ describe(`hide, dismiss and restore of a report (${testEngine})`, () => {
     const [owner, reporter] = await Promise.all([createMember(server.app, "持ち主"), createMember(server.app, "見た人")]);
     const listingId = await listingOf(owner, "隠されるチケット");
     const reportId = await report(reporter, "listing", listingId, owner.id, "inappropriate");
-    await hideReported({ db: db(), reportId, reason: "不適切" });
+    await hideReported({ db: db(), operator: TEST_OPERATOR, reportId, reason: "不適切" });
     expect((await db().selectFrom("listings").select("hidden_at").where("id", "=", listingId).executeTakeFirstOrThrow()).hidden_at).not.toBeNull();
     // Hidden already: logged again, nothing else changes.
-    expect(await hideReported({ db: db(), reportId, reason: "再確認" })).toMatchObject({ changed: false, reportsDecided: 0 });
+    expect(await hideReported({ db: db(), operator: TEST_OPERATOR, reportId, reason: "再確認" })).toMatchObject({ changed: false, reportsDecided: 0 });
 
     const userReport = await report(reporter, "user", owner.id, owner.id, "impersonation");
-    await expect(hideReported({ db: db(), reportId: userReport, reason: "なりすまし" })).rejects.toMatchObject({ code: "user_not_hideable" });
+    await expect(hideReported({ db: db(), operator: TEST_OPERATOR, reportId: userReport, reason: "なりすまし" })).rejects.toMatchObject({ code: "user_not_hideable" });
     expect(await reportStatus(userReport)).toMatchObject({ status: "open" });
-    await expect(hideReported({ db: db(), reportId: 999_999_999, reason: "x" })).rejects.toMatchObject({ code: "report_not_found" });
+    await expect(hideReported({ db: db(), operator: TEST_OPERATOR, reportId: 999_999_999, reason: "x" })).rejects.toMatchObject({ code: "report_not_found" });
     const gone = await report(reporter, "post", randomUUID(), owner.id);
-    await expect(hideReported({ db: db(), reportId: gone, reason: "x" })).rejects.toMatchObject({ code: "target_not_found" });
+    await expect(hideReported({ db: db(), operator: TEST_OPERATOR, reportId: gone, reason: "x" })).rejects.toMatchObject({ code: "target_not_found" });
   });
 
   it("dismiss closes the open reports of the target with no effect and tells the reporters; a second dismiss is refused", async () => {
@@ -155,12 +156,12 @@ describe(`hide, dismiss and restore of a report (${testEngine})`, () => {
     const postId = await postOf(author, "普通の投稿");
     const reportId = await report(first, "post", postId, author.id, "other");
     const otherId = await report(second, "post", postId, author.id, "spam");
-    const outcome = await dismissReport({ db: db(), reportId, reason: "問題なし" });
+    const outcome = await dismissReport({ db: db(), operator: TEST_OPERATOR, reportId, reason: "問題なし" });
     expect(outcome).toMatchObject({ reportsDecided: 2, action: { action: "dismiss", report_id: reportId } });
     expect((await db().selectFrom("posts").select("hidden_at").where("id", "=", postId).executeTakeFirstOrThrow()).hidden_at).toBeNull();
     expect(await reportStatus(otherId)).toMatchObject({ status: "dismissed" });
     expect((await notificationsOf(second.id))[0]!.body).toContain(DISMISSED);
-    await expect(dismissReport({ db: db(), reportId, reason: "もう一度" })).rejects.toMatchObject({ code: "already_decided" });
+    await expect(dismissReport({ db: db(), operator: TEST_OPERATOR, reportId, reason: "もう一度" })).rejects.toMatchObject({ code: "already_decided" });
   });
 });
 
@@ -168,7 +169,7 @@ describe(`the log and the reason (${testEngine})`, () => {
   it("moderation_actions is append-only: update and delete are refused", async () => {
     const [author, reporter] = await Promise.all([createMember(server.app, "記録される人"), createMember(server.app, "記録の通報者")]);
     const reportId = await report(reporter, "post", await postOf(author), author.id);
-    const { action } = await dismissReport({ db: db(), reportId, reason: "記録" });
+    const { action } = await dismissReport({ db: db(), operator: TEST_OPERATOR, reportId, reason: "記録" });
     await expect(db().updateTable("moderation_actions").set({ reason: "書き換え" }).where("id", "=", action.id).execute()).rejects.toThrow(/append-only/);
     await expect(db().deleteFrom("moderation_actions").where("id", "=", action.id).execute()).rejects.toThrow(/append-only/);
     expect((await db().selectFrom("moderation_actions").select("reason").where("id", "=", action.id).executeTakeFirstOrThrow()).reason).toBe("記録");
@@ -186,7 +187,7 @@ describe(`the log and the reason (${testEngine})`, () => {
     for (const args of [["suspend", author.id, "--reason", "x"], ["suspend", author.id, "--days", "0", "--reason", "x"], ["suspend", "nope", "--days", "1", "--reason", "x"], ["hide", "abc", "--reason", "x"], ["list", "1"], ["nonsense"], ["hide", "1", "--reason", "x", "--force"]]) {
       expect(parseModerationArgs(args), args.join(" ")).toHaveProperty("error");
     }
-    await expect(stopUser({ db: db(), userId: author.id, days: 1, reason: " " })).rejects.toMatchObject({ code: "reason_required" });
+    await expect(stopUser({ db: db(), operator: TEST_OPERATOR, userId: author.id, days: 1, reason: " " })).rejects.toMatchObject({ code: "reason_required" });
     expect(await reportStatus(reportId)).toMatchObject({ status: "open" });
     expect(await db().selectFrom("moderation_actions").select("id").where("user_id", "=", author.id).execute()).toEqual([]);
   });
@@ -265,7 +266,7 @@ describe(`a suspension (${testEngine})`, () => {
     const socket = await server.socketOf(seller);
     const now = new Date();
     // No realtime passed: the sockets close only through NOTIFY, as when the command line runs in its own process.
-    const outcome = await stopUser({ db: db(), userId: seller.id, days: 7, reason: "予約を放置した", now });
+    const outcome = await stopUser({ db: db(), operator: TEST_OPERATOR, userId: seller.id, days: 7, reason: "予約を放置した", now });
     const tookMs = await disconnected(socket);
     expect(tookMs).toBeLessThan(DISCONNECT_BOUND_MS);
     expect(outcome).toMatchObject({ action: { action: "suspend", user_id: seller.id }, listingsPaused: 1, payoutsHeld: 1, reportsDecided: 1 });
@@ -294,7 +295,7 @@ describe(`a suspension (${testEngine})`, () => {
     expect(listings.find((row) => row.id === pausedByHand)).toMatchObject({ status: "paused", moderation_paused_at: null });
     // The payout is held, and `npm run payouts -- pay` refuses it.
     expect((await db().selectFrom("payout_requests").select("status").where("id", "=", payoutId).executeTakeFirstOrThrow()).status).toBe("held");
-    await expect(decidePayout({ db: db(), payoutId, decision: "paid" })).rejects.toMatchObject({ code: "payout_held" });
+    await expect(decidePayout({ db: db(), operator: TEST_OPERATOR, payoutId, decision: "paid" })).rejects.toMatchObject({ code: "payout_held" });
 
     // Sessions: the access token, the refresh token and the cookie session all fail; sign-in is refused with the date.
     expect((await seller.api("/api/auth/me")).status).toBe(401);
@@ -325,7 +326,7 @@ describe(`a suspension (${testEngine})`, () => {
     expect(profile).not.toContain("チャットする");
 
     // Restore by the user's id: listings back, payouts requested again, sign-in works; the refunds stay refunded.
-    const lifted = await restore({ db: db(), userId: seller.id, reason: "異議を認めた" });
+    const lifted = await restore({ db: db(), operator: TEST_OPERATOR, userId: seller.id, reason: "異議を認めた" });
     expect(lifted).toMatchObject({ action: { action: "restore", user_id: seller.id }, listingsReactivated: 1, payoutsRequestedAgain: 1 });
     const after = await db().selectFrom("listings").select(["id", "status", "moderation_paused_at"]).where("seller_id", "=", seller.id).execute();
     expect(after.find((row) => row.id === listingId)).toMatchObject({ status: "active", moderation_paused_at: null });
@@ -335,14 +336,14 @@ describe(`a suspension (${testEngine})`, () => {
     expect(await wallet(buyerA.id)).toBe(before.a + 600);
     const again = await supabase.auth.signInWithPassword({ email: seller.email, password: PASSWORD });
     expect(again.error).toBeNull();
-    await expect(restore({ db: db(), userId: seller.id, reason: "もう一度" })).rejects.toMatchObject({ code: "nothing_to_restore" });
+    await expect(restore({ db: db(), operator: TEST_OPERATOR, userId: seller.id, reason: "もう一度" })).rejects.toMatchObject({ code: "nothing_to_restore" });
     await noLedgerProblems();
   });
 
   it("a ban: banned_at, sign-in refused without a date, tokens refused; a suspension of a banned user is refused; restore lifts it", async () => {
     const member = await createMember(server.app, "追放される人");
     const socket = await server.socketOf(member);
-    const outcome = await stopUser({ db: db(), userId: member.id, reason: "繰り返しの嫌がらせ" });
+    const outcome = await stopUser({ db: db(), operator: TEST_OPERATOR, userId: member.id, reason: "繰り返しの嫌がらせ" });
     expect(await disconnected(socket)).toBeLessThan(DISCONNECT_BOUND_MS);
     expect(outcome.action).toMatchObject({ action: "ban", until: null });
     expect((await db().selectFrom("users").select("banned_at").where("id", "=", member.id).executeTakeFirstOrThrow()).banned_at).toBeInstanceOf(Date);
@@ -352,9 +353,9 @@ describe(`a suspension (${testEngine})`, () => {
     const signIn = await supabase.auth.signInWithPassword({ email: member.email, password: PASSWORD });
     expect(signIn.error).toMatchObject({ code: "user_banned", message: "このアカウントは利用停止されています。お問い合わせは /inquiry から" });
     expect((await member.api("/api/auth/me")).status).toBe(401);
-    await expect(stopUser({ db: db(), userId: member.id, days: 3, reason: "追加" })).rejects.toMatchObject({ code: "already_banned" });
-    await expect(stopUser({ db: db(), userId: randomUUID(), days: 3, reason: "誰もいない" })).rejects.toMatchObject({ code: "user_not_found" });
-    await restore({ db: db(), userId: member.id, reason: "解除" });
+    await expect(stopUser({ db: db(), operator: TEST_OPERATOR, userId: member.id, days: 3, reason: "追加" })).rejects.toMatchObject({ code: "already_banned" });
+    await expect(stopUser({ db: db(), operator: TEST_OPERATOR, userId: randomUUID(), days: 3, reason: "誰もいない" })).rejects.toMatchObject({ code: "user_not_found" });
+    await restore({ db: db(), operator: TEST_OPERATOR, userId: member.id, reason: "解除" });
     expect((await supabase.auth.signInWithPassword({ email: member.email, password: PASSWORD })).error).toBeNull();
   });
 
@@ -368,7 +369,7 @@ describe(`a suspension (${testEngine})`, () => {
       const listing = await createListing({ db: db(), sellerId, input: { title: "競争", gameSlug: GAME, description: "", pricePerUnit: 100, minutesPerUnit: 30, maxUnits: 1 } });
       const [booked, stopped] = await Promise.allSettled([
         purchaseListing({ db: db(), realtime: noRealtime, buyerId: buyer.id, listingId: listing.id, input: { units: 1, desiredStartTime: new Date(Date.now() + 86_400_000), note: "" }, idempotencyKey: randomUUID() }),
-        new Promise((resolve) => setTimeout(resolve, round * 2)).then(() => stopUser({ db: db(), userId: sellerId, days: 1, reason: "競争" })),
+        new Promise((resolve) => setTimeout(resolve, round * 2)).then(() => stopUser({ db: db(), operator: TEST_OPERATOR, userId: sellerId, days: 1, reason: "競争" })),
       ]);
       expect(stopped.status).toBe("fulfilled");
       const bookings = await db().selectFrom("bookings").select(["id", "status", "cancel_reason"]).where("seller_id", "=", sellerId).execute();

@@ -11,6 +11,7 @@ import { runPayoutsCommand } from "../../server/payouts-command";
 import { createBrowserMember, createMember, type Member } from "../support/auth";
 import { testEngine } from "../support/database";
 import { collect, serverWithSockets, settle } from "../support/sockets";
+import { TEST_OPERATOR } from "../support/operators";
 
 /**
  * Payouts through the real server (docs/product.md#data, #coins; ADR 020), on whichever engine the run uses: earned coins only,
@@ -179,16 +180,16 @@ describe("the operator's decision", () => {
     const { seller, payoutId } = await requested("却下される人");
     expect(await wallet(seller)).toEqual({ purchased: 0, earned: 3_000 });
     const heard = collect(await server.socketOf(seller), "notification:new");
-    const rejected = await decidePayout({ db: db(), realtime: server.app.server.realtime, payoutId, decision: "rejected" });
+    const rejected = await decidePayout({ db: db(), operator: TEST_OPERATOR, realtime: server.app.server.realtime, payoutId, decision: "rejected" });
     expect(rejected).toMatchObject({ changed: true, payout: { status: "rejected", decidedAt: expect.any(String) } });
     expect(await wallet(seller)).toEqual({ purchased: 0, earned: 5_000 });
     expect(await ledgerOf(`payout:${payoutId}`)).toEqual([
       { user_id: seller.id, kind: "payout", amount: -2_000 },
       { user_id: seller.id, kind: "payout_return", amount: 2_000 },
     ]);
-    const repeat = await decidePayout({ db: db(), realtime: server.app.server.realtime, payoutId, decision: "rejected" });
+    const repeat = await decidePayout({ db: db(), operator: TEST_OPERATOR, realtime: server.app.server.realtime, payoutId, decision: "rejected" });
     expect(repeat.changed).toBe(false);
-    await expect(decidePayout({ db: db(), payoutId, decision: "paid" })).rejects.toMatchObject({ status: 409, code: "already_decided" });
+    await expect(decidePayout({ db: db(), operator: TEST_OPERATOR, payoutId, decision: "paid" })).rejects.toMatchObject({ status: 409, code: "already_decided" });
     expect(await wallet(seller)).toEqual({ purchased: 0, earned: 5_000 });
     expect(await notifications(seller)).toEqual([
       { type: "payout", title: "2,000コインの振込申請は却下されました", body: expect.stringContaining("売上残高に戻しました"), link: "/settings/store/transfer" },
@@ -200,11 +201,11 @@ describe("the operator's decision", () => {
 
   it("pay keeps the coins out, once; reject after it is a 409; the seller is notified with the masked account", async () => {
     const { seller, payoutId } = await requested("振り込まれる人");
-    const paid = await decidePayout({ db: db(), payoutId, decision: "paid" });
+    const paid = await decidePayout({ db: db(), operator: TEST_OPERATOR, payoutId, decision: "paid" });
     expect(paid).toMatchObject({ changed: true, payout: { status: "paid" } });
-    expect((await decidePayout({ db: db(), payoutId, decision: "paid" })).changed).toBe(false);
-    await expect(decidePayout({ db: db(), payoutId, decision: "rejected" })).rejects.toMatchObject({ status: 409 });
-    await expect(decidePayout({ db: db(), payoutId: randomUUID(), decision: "paid" })).rejects.toMatchObject({ status: 404 });
+    expect((await decidePayout({ db: db(), operator: TEST_OPERATOR, payoutId, decision: "paid" })).changed).toBe(false);
+    await expect(decidePayout({ db: db(), operator: TEST_OPERATOR, payoutId, decision: "rejected" })).rejects.toMatchObject({ status: 409 });
+    await expect(decidePayout({ db: db(), operator: TEST_OPERATOR, payoutId: randomUUID(), decision: "paid" })).rejects.toMatchObject({ status: 404 });
     expect(await wallet(seller)).toEqual({ purchased: 0, earned: 3_000 });
     expect(await ledgerOf(`payout:${payoutId}`)).toEqual([{ user_id: seller.id, kind: "payout", amount: -2_000 }]);
     const [notice] = await notifications(seller);

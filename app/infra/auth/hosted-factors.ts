@@ -1,5 +1,5 @@
-import { createClient } from "@supabase/supabase-js";
 import type { AppConfig } from "~/infra/config";
+import { hostedAuthAdmin } from "./hosted-admin";
 
 /**
  * With hosted Supabase, a recovery code's effect on GoTrue's own factors (ADR 064): the account's factors deleted
@@ -7,11 +7,11 @@ import type { AppConfig } from "~/infra/config";
  * cannot turn a hosted account's second step off, and says so rather than spend the code.
  */
 export function hostedFactorRemover(config: Pick<AppConfig, "SUPABASE_URL" | "SUPABASE_SERVICE_ROLE_KEY">) {
-  if (!config.SUPABASE_URL || !config.SUPABASE_SERVICE_ROLE_KEY) return null;
-  const admin = createClient(config.SUPABASE_URL, config.SUPABASE_SERVICE_ROLE_KEY, { auth: { persistSession: false, autoRefreshToken: false } });
+  const admin = hostedAuthAdmin(config);
+  if (!admin) return null;
   return async (userId: string, factorIds: readonly string[]) => {
     for (const id of factorIds) {
-      const { error } = await admin.auth.admin.mfa.deleteFactor({ id, userId });
+      const { error } = await admin.mfa.deleteFactor({ id, userId });
       if (error && error.status !== 404) throw error;
     }
   };

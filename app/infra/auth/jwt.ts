@@ -30,6 +30,7 @@ export async function signAccessToken({
   email,
   sessionId,
   userMetadata = {},
+  appMetadata = {},
   aal = "aal1",
   amr,
   now = Date.now(),
@@ -40,6 +41,8 @@ export async function signAccessToken({
   email: string;
   sessionId: string;
   userMetadata?: Record<string, unknown>;
+  /** What the owner cannot change (the operators' `roles`), beside the provider, as GoTrue's tokens carry it. */
+  appMetadata?: Record<string, unknown>;
   aal?: "aal1" | "aal2";
   /** The session's methods; without them, a password at `now`. */
   amr?: AuthenticationMethodReference[];
@@ -53,7 +56,7 @@ export async function signAccessToken({
     session_id: sessionId,
     aal,
     amr: amr ?? [{ method: "password", timestamp: iat }],
-    app_metadata: { provider: "email", providers: ["email"] },
+    app_metadata: { ...appMetadata, provider: "email", providers: ["email"] },
     user_metadata: userMetadata,
     is_anonymous: false,
   })

@@ -16,7 +16,7 @@ export async function lockRefreshToken(trx: Database, tokenHash: string) {
     .selectFrom("auth_refresh_tokens as t")
     .innerJoin("auth_sessions as s", "s.id", "t.session_id")
     .innerJoin("auth_users as u", "u.id", "s.user_id")
-    .select(["t.id", "t.used_at", "t.superseded_at", "t.session_id", "s.revoked_at", "u.id as user_id", "u.email", "u.user_metadata", "u.created_at", "u.updated_at", "u.last_sign_in_at", "u.email_confirmed_at", sql<boolean>`u.password_hash is not null`.as("has_password")])
+    .select(["t.id", "t.used_at", "t.superseded_at", "t.session_id", "s.revoked_at", "u.id as user_id", "u.email", "u.user_metadata", "u.app_metadata", "u.created_at", "u.updated_at", "u.last_sign_in_at", "u.email_confirmed_at", sql<boolean>`u.password_hash is not null`.as("has_password")])
     .where("t.token_hash", "=", tokenHash)
     .forUpdate("t")
     .executeTakeFirst();

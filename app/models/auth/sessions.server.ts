@@ -37,6 +37,7 @@ export async function findSessionWithUser(executor: Database, { sessionId, userI
       "u.id",
       "u.email",
       "u.user_metadata",
+      "u.app_metadata",
       "u.created_at",
       "u.updated_at",
       "u.last_sign_in_at",

@@ -10,6 +10,8 @@ export interface AuthUserRow {
   id: string;
   email: string;
   user_metadata: Record<string, unknown>;
+  /** GoTrue's raw_app_meta_data: what the owner cannot change (the operators' `roles`). */
+  app_metadata: Record<string, unknown>;
   created_at: Date;
   updated_at: Date;
   last_sign_in_at: Date | null;
@@ -23,6 +25,7 @@ export const userColumns = [
   "id",
   "email",
   "user_metadata",
+  "app_metadata",
   "created_at",
   "updated_at",
   "last_sign_in_at",
@@ -142,6 +145,26 @@ export async function readUserMetadata(executor: Database, userId: string, { loc
 
 export async function setUserMetadata(trx: Database, { userId, metadata, now }: { userId: string; metadata: object; now: Date }) {
   await trx.updateTable("auth_users").set({ user_metadata: JSON.stringify(metadata), updated_at: now }).where("id", "=", userId).execute();
+}
+
+/** The account's app_metadata (GoTrue's raw_app_meta_data), or nothing for an account not here. */
+export async function readAppMetadata(executor: Database, userId: string) {
+  const row = await executor.selectFrom("auth_users").select("app_metadata").where("id", "=", userId).executeTakeFirst();
+  return row?.app_metadata;
+}
+
+/**
+ * Keys written into the account's app_metadata as GoTrue's UpdateAppMetaData does: merged into what is there, a key
+ * set to null removed.
+ */
+export async function mergeAppMetadata(trx: Database, { userId, patch }: { userId: string; patch: Record<string, unknown> }) {
+  const removed = Object.keys(patch).filter((key) => patch[key] === null);
+  const kept = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== null));
+  await trx
+    .updateTable("auth_users")
+    .set({ app_metadata: sql<string>`(app_metadata - ${removed}::text[]) || ${JSON.stringify(kept)}::jsonb`, updated_at: sql<Date>`now()` })
+    .where("id", "=", userId)
+    .execute();
 }
 
 /** A new address for the account: the sign-in's and the member's (`users.email`) together. */

@@ -12,6 +12,8 @@ export interface AuthUsersTable {
   /** Null for an account made by signing in with Discord, until it sets a password (migration 0018). */
   password_hash: string | null;
   user_metadata: ColumnType<Record<string, unknown>, string | undefined, string>;
+  /** GoTrue's raw_app_meta_data, which its owner cannot change: the operators' `roles` (migration 0034). */
+  app_metadata: ColumnType<Record<string, unknown>, string | undefined, string>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
   last_sign_in_at: Timestamp | null;

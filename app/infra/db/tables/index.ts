@@ -4,7 +4,7 @@ import type { ChatMessagesTable, ChatParticipantsTable, ChatRoomsTable } from ".
 import type { CoinEscrowsTable, CoinOrdersTable, CoinTransactionsTable, CoinWalletsTable, PaymentEventsTable, PayoutRequestsTable } from "./coins";
 import type { BookingExtensionsTable, BookingsTable, ListingsTable, ReviewsTable, SubscriptionPaymentsTable, SubscriptionPlansTable, SubscriptionsTable } from "./commerce";
 import type { CommunitiesTable, CommunityMembersTable, EventParticipantsTable, EventsTable, GamesTable, PostsTable, UploadsTable } from "./community";
-import type { InquiriesTable, ModerationActionsTable, OffPlatformFlagsTable, ReportsTable } from "./moderation";
+import type { InquiriesTable, ModerationActionsTable, OffPlatformFlagsTable, OperatorAuditTable, ReportsTable } from "./moderation";
 import type { MailOptOutsTable, MailOutboxTable, NotificationsTable, PushOptOutsTable, PushOutboxTable, PushSubscriptionsTable } from "./notifications";
 import type { FootprintsTable, UserBlocksTable, UserGamesTable, UserPresenceTable, UsersTable } from "./people";
 
@@ -68,6 +68,7 @@ export interface DB {
   push_outbox: PushOutboxTable;
   reports: ReportsTable;
   moderation_actions: ModerationActionsTable;
+  operator_audit: OperatorAuditTable;
   off_platform_flags: OffPlatformFlagsTable;
   auth_identities: AuthIdentitiesTable;
   auth_flow_states: AuthFlowStatesTable;

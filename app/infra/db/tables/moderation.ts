@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from "kysely";
 import type { CreatedAt, Timestamp } from "./columns";
 
-/** What the operators read and decide: reports, their actions, off-platform payment flags, and inquiries. */
+/** What the operators read and decide: reports, their actions, off-platform payment flags, inquiries, and their audit trail. */
 
 export type ReportTargetType = "user" | "post" | "chat_message" | "listing" | "review";
 export type ReportReason = "spam" | "harassment" | "inappropriate" | "off_platform_payment" | "impersonation" | "other";
@@ -51,4 +51,32 @@ export interface InquiriesTable {
   category: string;
   body: string;
   created_at: CreatedAt;
+}
+
+/** What an operator did, as `operator_audit.kind` allows it (migration 0034). */
+export type OperatorActionKind =
+  | "role_granted"
+  | "role_revoked"
+  | "report_decided"
+  | "sanction"
+  | "payout_paid"
+  | "payout_rejected"
+  | "bank_details_revealed"
+  | "inquiry_replied"
+  | "two_step_off";
+
+/** What an operator's action was about. */
+export type OperatorTargetType = ReportTargetType | "payout" | "inquiry";
+
+/** Every operator action, append-only: a trigger refuses update, delete and truncate (migration 0034). */
+export interface OperatorAuditTable {
+  id: Generated<number>;
+  at: CreatedAt;
+  operator_id: string | null;
+  operator_label: string;
+  kind: OperatorActionKind;
+  target_type: OperatorTargetType;
+  target_id: string;
+  reason: string | null;
+  details: ColumnType<Record<string, unknown>, string | undefined, never>;
 }
