@@ -254,8 +254,11 @@ describe.skipIf(testEngine !== "pglite")("PGlite: db:backup while the app runs, 
       expect(restore.code, restore.stdout + restore.stderr).toBe(0);
       const copy = await inspectPglite(path.join(target, "pglite"));
       await copy.close();
-      // Nothing was written between the quiet backup and the stop that the count could see, so both equal the original.
-      expect(copy.tables).toEqual(original.tables);
+      // The stopped server's backup holds exactly the original. The running one holds what the database had at its
+      // snapshot: "quiet" means no member writes, but the server's own sweeper may still queue a mail (a chat digest
+      // falling due) between that backup and the stop, so the copy is held to the counts its backup read (a
+      // mail_outbox row more in the original failed this once on a loaded machine), read here from the copy itself.
+      expect(copy.tables).toEqual(name === "stopped" ? original.tables : (await manifestOf(file)).tables);
       expect(copy.ledger).toEqual([]);
       expect(fs.readFileSync(path.join(target, "uploads", image.key)).equals(image.bytes)).toBe(true);
       // The secrets come along: sessions signed before stay valid after.
