@@ -1,5 +1,6 @@
 import { useLocation, useNavigate } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { messageSummary } from "~/lib/chat-summary";
 import { shouldShowChatPopup, type ChatMessageEvent } from "~/lib/chat-rules";
 import { CHAT_POPUP_MS } from "~/lib/constants";
 import { RealtimeEvent } from "~/lib/realtime-events";
@@ -38,7 +39,7 @@ export function ChatPopups() {
         <Avatar name={popup.sender.displayName} src={popup.sender.avatar} />
         <span className="min-w-0">
           <span className="block text-sm font-semibold">{popup.sender.displayName}</span>
-          <span className="line-clamp-2 text-sm text-slate-600">{popup.content}</span>
+          <span className="line-clamp-2 text-sm text-slate-600">{messageSummary(popup)}</span>
         </span>
       </button>
     </div>
