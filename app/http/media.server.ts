@@ -36,8 +36,8 @@ export async function serveMedia({ params, context }: Pick<LoaderFunctionArgs, "
     headers: {
       "Content-Type": media.contentType,
       "Content-Length": String(stat.size),
+      // X-Content-Type-Options: nosniff is on every answer already (server/security.ts).
       "Cache-Control": `private, max-age=${MEDIA_CACHE_MAX_AGE_SECONDS}`,
-      "X-Content-Type-Options": "nosniff",
     },
   });
 }

@@ -205,6 +205,12 @@ export async function storeMessages(db: Database, inputs: readonly ChatSendInput
   });
 }
 
+/** Whether the sender stored a message with this client id already (a plain form posted again after a lost answer). */
+export async function hasSent(db: Database, { senderId, clientId }: { senderId: string; clientId: string }) {
+  const row = await db.selectFrom("chat_messages").select("id").where("sender_id", "=", senderId).where("client_id", "=", clientId).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Sends the messages people type; `send` answers once the message is stored and its event is on its way. */
 export interface ChatSender {
   /**

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
@@ -7,18 +6,18 @@ import { HiddenBadge, ReportLink } from "~/components/moderation-slots";
 import { OffPlatformNotice, OffPlatformWarningDialog } from "~/components/off-platform-warning";
 import { Avatar } from "~/components/presence";
 import { requireProfile } from "~/http/auth.server";
-import { readFormData } from "~/http/forms.server";
-import { CHAT_MESSAGE_MAX } from "~/lib/constants";
+import { CHAT_CAPTION_MAX, CHAT_MESSAGE_MAX } from "~/lib/constants";
 import { chatErrorMessage } from "~/lib/error-messages";
-import { messages as text } from "~/lib/messages";
 import * as offPlatformText from "~/lib/messages/off-platform";
 import { pageMeta } from "~/lib/meta";
 import { looksLikeOffPlatformPayment } from "~/lib/off-platform";
 import { parseParams, parseQuery } from "~/lib/params";
 import { formatDateTime, isoString } from "~/lib/time";
-import { roomPageQuerySchema, sendMessageSchema } from "~/lib/validation/chat";
+import { roomPageQuerySchema } from "~/lib/validation/chat";
 import { uuidParam } from "~/lib/validation/fields";
 import { ChatError, getRoom, listMessages, markRead, type ChatMessage } from "~/models/chat.server";
+import { ChatPicture } from "./chat-picture";
+import { readRoomForm } from "./room-form.server";
 import { useChatRoom } from "./use-chat-room";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.title ?? "チャット");
@@ -48,19 +47,21 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 /**
- * Without JavaScript the message form posts here and comes back to the room. A text that looks like an off-platform
+ * Without JavaScript the message form posts here and comes back to the room; with a picture (multipart) the picture
+ * is stored and sent in the same request, the text its caption (./room-form.server.ts). A text that looks like an off-platform
  * payment (docs/product.md#trust-and-safety) and lacks the confirmation field stores nothing and comes back (200) with the warning, the
  * text, and a 「このまま送信する」 form that posts it again with the field.
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const { roomId } = parseParams(paramsSchema, params, request);
   const { user } = await loadRoom(request, context, roomId);
-  const formData = await readFormData(request);
-  formData.set("roomId", roomId);
-  const submission = parseWithZod(formData, { schema: sendMessageSchema });
-  if (submission.status !== "success") return data({ error: submission.error?.content?.[0] ?? text.validation.checkInput }, { status: 400 });
-  const { offPlatformConfirmed, ...message } = submission.value;
-  if (!offPlatformConfirmed && looksLikeOffPlatformPayment(message.content)) return { offPlatform: { content: message.content, clientId: message.clientId } };
+  const form = await readRoomForm({ request, context, userId: user.id, roomId });
+  if ("error" in form) return data({ error: form.error }, { status: form.status });
+  if ("alreadySent" in form) throw redirect(`/chat/${roomId}`);
+  const { offPlatformConfirmed, ...message } = form.message;
+  if (!offPlatformConfirmed && message.messageType === "TEXT" && looksLikeOffPlatformPayment(message.content)) {
+    return { offPlatform: { content: message.content, clientId: message.clientId } };
+  }
   const outcome = await context.chat.send({ senderId: user.id, sessionId: user.sessionId, ...message });
   if ("refusal" in outcome) return data({ error: chatErrorMessage(outcome.refusal.code) }, { status: outcome.refusal.status });
   throw redirect(`/chat/${roomId}`);
@@ -122,7 +123,7 @@ export default function ChatRoomPage() {
                 >
                   {mine ? null : <p className="text-xs font-semibold text-slate-500">{message.sender.displayName}</p>}
                   {message.hidden ? <HiddenBadge /> : null}
-                  <p className="whitespace-pre-wrap break-words">{message.content}</p>
+                  {message.messageType === "IMAGE" ? <ChatPicture message={message} /> : <p className="whitespace-pre-wrap break-words">{message.content}</p>}
                   {message.failed ? (
                     <p className="mt-1 flex flex-wrap items-center justify-end gap-2 text-xs" role="alert">
                       <span>送信できませんでした</span>
@@ -170,7 +171,7 @@ export default function ChatRoomPage() {
       {offPlatformWarning ? (
         <OffPlatformWarningDialog content={offPlatformWarning.content} onConfirm={offPlatformWarning.confirm} onCancel={offPlatformWarning.cancel} />
       ) : null}
-      <Form method="post" onSubmit={send} className="border-t border-slate-200 bg-white p-3" data-composer="">
+      <Form method="post" encType="multipart/form-data" onSubmit={send} className="border-t border-slate-200 bg-white p-3" data-composer="">
         {actionError || sendError ? (
           <p role="alert" className="mb-2 text-sm text-red-600">
             {sendError ?? actionError}
@@ -181,11 +182,15 @@ export default function ChatRoomPage() {
             メッセージ
           </label>
           <input type="hidden" name="clientId" value={loaded.clientId} />
-          <textarea ref={composer} id="chat-content" name="content" rows={2} defaultValue={offPlatformPage?.content} maxLength={CHAT_MESSAGE_MAX} required className="field-input flex-1 resize-none" placeholder="メッセージを入力" />
+          <textarea ref={composer} id="chat-content" name="content" rows={2} defaultValue={offPlatformPage?.content} maxLength={CHAT_MESSAGE_MAX} className="field-input flex-1 resize-none" placeholder="メッセージを入力" />
           <button type="submit" className="btn-primary self-end">
             送信
           </button>
         </div>
+        <p className="mt-2 flex flex-wrap items-center gap-2 text-sm text-slate-700">
+          <label htmlFor="chat-picture">画像を添付（メッセージは画像の説明になります・{CHAT_CAPTION_MAX}文字まで）</label>
+          <input id="chat-picture" type="file" name="file" accept="image/*" className="max-w-full text-sm" />
+        </p>
       </Form>
     </section>
   );

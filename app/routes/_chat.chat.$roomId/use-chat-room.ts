@@ -135,8 +135,11 @@ export function useChatRoom(loaded: LoadedRoom) {
 
   /** The composer's submit with JavaScript: checked here, then sent by the outbox instead of the form's post. */
   const send = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
     const form = event.currentTarget;
+    const picture = new FormData(form).get("file");
+    // A picture goes as the form's own post (multipart: stored and sent in one request), as without JavaScript.
+    if (picture instanceof File && picture.size > 0) return;
+    event.preventDefault();
     const content = String(new FormData(form).get("content") ?? "").trim();
     if (!content) return setSendError(text.chat.emptyMessage);
     setSendError(null);
