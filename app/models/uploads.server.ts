@@ -108,6 +108,27 @@ export async function acceptUpload(input: ImageInput): Promise<StoredImage> {
   return storeImage(input);
 }
 
+/**
+ * Forgets a chat picture whose message was refused after the plain form stored it (rate limit, a block): its row, and
+ * its files unless another upload of the same bytes still names them (files are named by their content). Never one a
+ * message shows.
+ */
+export async function forgetUnsentPicture({ db, storage, userId, uploadId }: { db: Database; storage: ImageStorage; userId: string; uploadId: string }) {
+  const gone = await db
+    .deleteFrom("uploads")
+    .where("id", "=", uploadId)
+    .where("owner_id", "=", userId)
+    .where("kind", "=", "chat")
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom("chat_messages").select("id").where("upload_id", "=", uploadId))))
+    .returning(["url", "variant_url"])
+    .executeTakeFirst();
+  if (!gone) return;
+  const urls = [...new Set([gone.url, gone.variant_url].filter((url): url is string => url !== null))];
+  const kept = await db.selectFrom("uploads").select(["url", "variant_url"]).where((eb) => eb.or([eb("url", "in", urls), eb("variant_url", "in", urls)])).execute();
+  const named = new Set(kept.flatMap((row) => [row.url, row.variant_url]));
+  await storage.remove(urls.filter((url) => !named.has(url)));
+}
+
 /** The user's own upload at that URL and of that kind (a post may show only its author's image), or undefined. */
 export async function findOwnUpload({ db, userId, url, kind }: { db: Database; userId: string; url: string; kind: UploadKind }) {
   return db

@@ -273,4 +273,23 @@ describe("the room's plain form (no JavaScript)", () => {
     expect(await uploadsOf(alice)).toEqual([]);
     expect(await messagesOf(alice)).toEqual([]);
   });
+
+  it("a picture whose message is refused (the other person blocked the sender) is not kept: no row, no file", async () => {
+    const pest = await createBrowserMember(server.app, "しつこい人");
+    const blocker = await createMember(server.app, "ブロックした人");
+    const room = await pest.api("/api/chat/rooms", { json: { participantIds: [blocker.id], type: "DIRECT", name: null } });
+    const roomId = (await room.json()).data.chatRoom.id as string;
+    expect((await blocker.api(`/api/users/${pest.id}/block`, { method: "POST" })).status).toBe(200);
+    const privateFiles = () => listLocalUploads(path.join(server.app.config.DATA_DIR, "uploads-private"));
+    const filesBefore = privateFiles();
+    const body = new FormData();
+    body.append("content", "見て");
+    body.append("file", new Blob([new Uint8Array(await photo(700, 500))], { type: "image/jpeg" }), "photo.jpg");
+    const posted = await pest.page(`/chat/${roomId}`, { method: "POST", body });
+    expect(posted.status).toBe(403);
+    expect(await posted.text()).toContain("このユーザーにはメッセージを送信できません");
+    expect(await uploadsOf(pest)).toEqual([]);
+    expect(await messagesOf(pest)).toEqual([]);
+    expect(privateFiles()).toEqual(filesBefore);
+  });
 });

@@ -8,7 +8,8 @@ import { hasSent } from "~/models/chat-sender.server";
 import { acceptUpload, UploadError } from "~/models/uploads.server";
 
 type Refusal = { error: string; status: 400 | 401 | 403 | 413 | 429 };
-type Parsed = { message: ReturnType<typeof sendMessageSchema.parse> } | Refusal;
+/** The message to send, and the picture this form stored for it (to forget if the message is refused). */
+type Parsed = { message: ReturnType<typeof sendMessageSchema.parse>; storedPicture?: string } | Refusal;
 
 /** What the room's form asks for: a message to send, one already sent (the same form posted again), or a refusal. */
 export type RoomFormOutcome = Parsed | { alreadySent: true };
@@ -41,7 +42,7 @@ export async function readRoomForm({ request, context, userId, roomId }: { reque
   if (precheck.message.clientId && (await hasSent(context.db, { senderId: userId, clientId: precheck.message.clientId }))) return { alreadySent: true };
   try {
     const picture = await acceptUpload({ db: context.db, storage: context.storage, userId, kind: "chat", bytes: form.file.bytes });
-    return { message: { ...precheck.message, content: picture.id } };
+    return { message: { ...precheck.message, content: picture.id }, storedPicture: picture.id };
   } catch (error) {
     if (error instanceof UploadError) return { error: error.message, status: error.status };
     throw error;

@@ -16,6 +16,7 @@ import { formatDateTime, isoString } from "~/lib/time";
 import { roomPageQuerySchema } from "~/lib/validation/chat";
 import { uuidParam } from "~/lib/validation/fields";
 import { ChatError, getRoom, listMessages, markRead, type ChatMessage } from "~/models/chat.server";
+import { forgetUnsentPicture } from "~/models/uploads.server";
 import { ChatPicture } from "./chat-picture";
 import { readRoomForm } from "./room-form.server";
 import { useChatRoom } from "./use-chat-room";
@@ -63,7 +64,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return { offPlatform: { content: message.content, clientId: message.clientId } };
   }
   const outcome = await context.chat.send({ senderId: user.id, sessionId: user.sessionId, ...message });
-  if ("refusal" in outcome) return data({ error: chatErrorMessage(outcome.refusal.code) }, { status: outcome.refusal.status });
+  if ("refusal" in outcome) {
+    // A refused message leaves nothing behind: not the picture this form stored for it either.
+    if (form.storedPicture) await forgetUnsentPicture({ db: context.db, storage: context.storage, userId: user.id, uploadId: form.storedPicture });
+    return data({ error: chatErrorMessage(outcome.refusal.code) }, { status: outcome.refusal.status });
+  }
   throw redirect(`/chat/${roomId}`);
 }
 
