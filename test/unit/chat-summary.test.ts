@@ -43,9 +43,9 @@ describe("a message summarised (docs/product.md#chat): a picture says 「画像�
         { sender: "そら", content: "どう？", messageType: "TEXT", metadata: null, at: "2026-11-29T12:01:00Z" },
       ],
     } as Parameters<typeof digestMail>[0]);
-    expect(String(mail.data.body)).toContain("画像を送信しました：リザルト画面");
-    expect(String(mail.data.body)).toContain("どう？");
-    expect(String(mail.data.body)).not.toContain(UPLOAD_ID);
+    expect(String(mail.data?.body)).toContain("画像を送信しました：リザルト画面");
+    expect(String(mail.data?.body)).toContain("どう？");
+    expect(String(mail.data?.body)).not.toContain(UPLOAD_ID);
   });
 });
 
