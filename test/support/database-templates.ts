@@ -70,10 +70,15 @@ async function pgliteDump(hash: string): Promise<string> {
   return file;
 }
 
+/** How long a template of other migrations stays after its last run: a day. */
+const TEMPLATE_KEPT_MS = 24 * 60 * 60 * 1000;
+
 /**
  * The migrated template database on the PostgreSQL server at `adminUrl`: made once per set of migrations, under an
- * advisory lock so two runs beside each other make it once; templates of other migrations are dropped (one that a run
- * beside this one still copies from stays: PostgreSQL refuses to drop it).
+ * advisory lock so two runs beside each other make it once. Each run marks the template it uses with the time (the
+ * database's comment); templates of other migrations unused for a day are dropped. Another checkout's run on the same
+ * server (a branch with a migration of its own) uses its own template all along: dropping every other template, as
+ * this once did, failed that run's next copy with "template database … does not exist".
  */
 async function postgresTemplateOn(adminUrl: string, hash: string): Promise<string> {
   const name = `gm_template_${hash}`;
@@ -81,8 +86,14 @@ async function postgresTemplateOn(adminUrl: string, hash: string): Promise<strin
   await admin.connect();
   try {
     await admin.query("select pg_advisory_lock(hashtext('gamermatch test templates'))");
-    const { rows } = await admin.query<{ datname: string }>(String.raw`select datname from pg_database where datname like 'gm\_template\_%'`);
-    for (const { datname } of rows.filter((row) => row.datname !== name)) await admin.query(`drop database if exists ${datname}`).catch(() => {});
+    const { rows } = await admin.query<{ datname: string; used: string | null }>(
+      String.raw`select datname, shobj_description(oid, 'pg_database') as used from pg_database where datname like 'gm\_template\_%'`,
+    );
+    const unusedSince = Date.now() - TEMPLATE_KEPT_MS;
+    for (const { datname, used } of rows) {
+      if (datname === name || (used !== null && Date.parse(used) > unusedSince)) continue;
+      await admin.query(`drop database if exists ${datname}`).catch(() => {});
+    }
     if (!rows.some((row) => row.datname === name)) {
       // Made under a name of its own and renamed once migrated: a run stopped half way leaves no half-made template.
       const making = `${name}_making`;
@@ -98,6 +109,7 @@ async function postgresTemplateOn(adminUrl: string, hash: string): Promise<strin
       }
       await admin.query(`alter database ${making} rename to ${name}`);
     }
+    await admin.query(`comment on database ${name} is '${new Date().toISOString()}'`);
   } finally {
     await admin.end();
   }
