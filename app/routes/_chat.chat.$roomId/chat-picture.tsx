@@ -46,3 +46,25 @@ export function ChatPicture({ message }: { message: Pick<ChatMessage, "content" 
     </figure>
   );
 }
+
+/**
+ * A picture being sent, with JavaScript: the chosen file itself (an object URL) in the thumbnail's box, and while it
+ * uploads a progress bar with its percentage and 「キャンセル」.
+ */
+export function PendingPicture({ preview, progress, caption, onCancel }: { preview: string; progress: number; caption: string | null; onCancel: () => void }) {
+  return (
+    <figure className="my-1" data-testid="pending-picture">
+      <img src={preview} alt={caption || imageLabel} width={THUMBNAIL_BOX} height={Math.round((THUMBNAIL_BOX * 3) / 4)} className="h-auto max-w-full rounded-lg bg-slate-200 object-contain opacity-80" />
+      {progress < 1 ? (
+        <p className="mt-1 flex items-center gap-2 text-xs">
+          <progress max={1} value={progress} aria-label="画像のアップロード" className="h-2 min-w-0 flex-1" />
+          <span aria-hidden="true">{Math.round(progress * 100)}%</span>
+          <button type="button" onClick={onCancel} className="rounded bg-white px-2 py-0.5 font-semibold text-brand-700">
+            キャンセル
+          </button>
+        </p>
+      ) : null}
+      {caption ? <figcaption className="mt-1 whitespace-pre-wrap break-words">{caption}</figcaption> : null}
+    </figure>
+  );
+}

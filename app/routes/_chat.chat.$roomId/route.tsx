@@ -17,7 +17,7 @@ import { roomPageQuerySchema } from "~/lib/validation/chat";
 import { uuidParam } from "~/lib/validation/fields";
 import { ChatError, getRoom, listMessages, markRead, type ChatMessage } from "~/models/chat.server";
 import { forgetUnsentPicture } from "~/models/uploads.server";
-import { ChatPicture } from "./chat-picture";
+import { ChatPicture, PendingPicture } from "./chat-picture";
 import { readRoomForm } from "./room-form.server";
 import { useChatRoom } from "./use-chat-room";
 
@@ -79,7 +79,7 @@ export default function ChatRoomPage() {
   const actionError = actionData && "error" in actionData ? actionData.error : undefined;
   const offPlatformPage = actionData && "offPlatform" in actionData ? actionData.offPlatform : undefined;
   const roomId = loaded.room.id;
-  const { shown, olderThan, sendError, offPlatformWarning, composer, bottom, olderLink, send, loadOlder, resend, discard } = useChatRoom(loaded);
+  const { shown, olderThan, sendError, offPlatformWarning, picture, composer, bottom, olderLink, send, loadOlder, resend, discard } = useChatRoom(loaded);
   const otherPerson = loaded.room.type === "DIRECT" ? loaded.room.participants.find((p) => p.uid !== loaded.viewerId) : undefined;
   return (
     <section aria-labelledby="room-title" className="flex w-full flex-col">
@@ -128,7 +128,13 @@ export default function ChatRoomPage() {
                 >
                   {mine ? null : <p className="text-xs font-semibold text-slate-500">{message.sender.displayName}</p>}
                   {message.hidden ? <HiddenBadge /> : null}
-                  {message.messageType === "IMAGE" ? <ChatPicture message={message} /> : <p className="whitespace-pre-wrap break-words">{message.content}</p>}
+                  {message.messageType !== "IMAGE" ? (
+                    <p className="whitespace-pre-wrap break-words">{message.content}</p>
+                  ) : message.preview ? (
+                    <PendingPicture preview={message.preview} progress={message.progress ?? 0} caption={message.metadata?.caption ?? null} onCancel={() => picture.cancelUpload(message.clientId)} />
+                  ) : (
+                    <ChatPicture message={message} />
+                  )}
                   {message.failed ? (
                     <p className="mt-1 flex flex-wrap items-center justify-end gap-2 text-xs" role="alert">
                       <span>送信できませんでした</span>
@@ -176,7 +182,7 @@ export default function ChatRoomPage() {
       {offPlatformWarning ? (
         <OffPlatformWarningDialog content={offPlatformWarning.content} onConfirm={offPlatformWarning.confirm} onCancel={offPlatformWarning.cancel} />
       ) : null}
-      <Form method="post" encType="multipart/form-data" onSubmit={send} className="border-t border-slate-200 bg-white p-3" data-composer="">
+      <Form method="post" encType="multipart/form-data" onSubmit={send} onDrop={picture.onDrop} onDragOver={picture.onDragOver} className="border-t border-slate-200 bg-white p-3" data-composer="">
         {actionError || sendError ? (
           <p role="alert" className="mb-2 text-sm text-red-600">
             {sendError ?? actionError}
@@ -187,15 +193,23 @@ export default function ChatRoomPage() {
             メッセージ
           </label>
           <input type="hidden" name="clientId" value={loaded.clientId} />
-          <textarea ref={composer} id="chat-content" name="content" rows={2} defaultValue={offPlatformPage?.content} maxLength={CHAT_MESSAGE_MAX} className="field-input flex-1 resize-none" placeholder="メッセージを入力" />
+          <textarea ref={composer} id="chat-content" name="content" rows={2} defaultValue={offPlatformPage?.content} maxLength={CHAT_MESSAGE_MAX} onPaste={picture.onPaste} className="field-input flex-1 resize-none" placeholder="メッセージを入力" />
           <button type="submit" className="btn-primary self-end">
             送信
           </button>
         </div>
         <p className="mt-2 flex flex-wrap items-center gap-2 text-sm text-slate-700">
           <label htmlFor="chat-picture">画像を添付（メッセージは画像の説明になります・{CHAT_CAPTION_MAX}文字まで）</label>
-          <input id="chat-picture" type="file" name="file" accept="image/*" className="max-w-full text-sm" />
+          <input ref={picture.fileInput} id="chat-picture" type="file" name="file" accept="image/*" onChange={picture.onFileChange} className="max-w-full text-sm" />
         </p>
+        {picture.chosen ? (
+          <p className="mt-2 flex items-center gap-3 text-sm" data-testid="chosen-picture">
+            <img src={picture.chosen.url} alt="選んだ画像" width={64} height={64} className="h-16 w-16 rounded object-cover" />
+            <button type="button" onClick={picture.clear} className="text-slate-700 underline">
+              画像を外す
+            </button>
+          </p>
+        ) : null}
       </Form>
     </section>
   );

@@ -4,6 +4,7 @@ import { useFocusedRoom } from "~/components/chat-focus";
 import { useRealtime, useRealtimeEvent } from "~/components/realtime-provider";
 import { useVisualViewportHeight } from "~/components/use-visual-viewport-height";
 import type { ChatMessageEvent } from "~/lib/chat-rules";
+import { CHAT_CAPTION_MAX } from "~/lib/constants/chat";
 import { messages as text } from "~/lib/messages";
 import { looksLikeOffPlatformPayment } from "~/lib/off-platform";
 import { RealtimeEvent } from "~/lib/realtime-events";
@@ -11,6 +12,7 @@ import type { ChatMessage } from "~/models/chat.server";
 import { untilAnswered } from "./catch-up";
 import { ChatSendError, createChatOutbox, newClientId, type ChatSendBody } from "./chat-outbox";
 import { inOrder, markWaiting, oldestStored, pendingMessage, withoutWaiting, type ShownMessage } from "./shown-messages";
+import { usePictureSend } from "./use-picture-send";
 
 /** What the room's loader gave the page: the room, a page of its messages, and whose screen this is. */
 export interface LoadedRoom {
@@ -119,7 +121,7 @@ export function useChatRoom(loaded: LoadedRoom) {
       // Refused (a rule): the text goes back to the composer, unless something new is being typed there.
       setShown((current) => withoutWaiting(current, body.clientId));
       sent.current.delete(body.clientId);
-      if (composer.current && !composer.current.value) composer.current.value = body.content;
+      if (composer.current && !composer.current.value) composer.current.value = body.messageType === "IMAGE" ? (body.metadata?.caption ?? "") : body.content;
       setSendError(error instanceof Error ? error.message : text.api.failed);
     }
   };
@@ -133,14 +135,22 @@ export function useChatRoom(loaded: LoadedRoom) {
     return sendBody(body);
   };
 
+  const picture = usePictureSend({ roomId, viewerId, nextLocalId: () => localId.current--, setShown, sendBody, setSendError });
+
   /** The composer's submit with JavaScript: checked here, then sent by the outbox instead of the form's post. */
   const send = async (event: FormEvent<HTMLFormElement>) => {
-    const form = event.currentTarget;
-    const picture = new FormData(form).get("file");
-    // A picture goes as the form's own post (multipart: stored and sent in one request), as without JavaScript.
-    if (picture instanceof File && picture.size > 0) return;
     event.preventDefault();
-    const content = String(new FormData(form).get("content") ?? "").trim();
+    const form = event.currentTarget;
+    const fields = new FormData(form);
+    const content = String(fields.get("content") ?? "").trim();
+    const file = fields.get("file");
+    if (file instanceof File && file.size > 0) {
+      // A picture: uploaded with its progress shown, then sent like a text; the text is its caption.
+      if (content.length > CHAT_CAPTION_MAX) return setSendError(text.validation.maxLength(CHAT_CAPTION_MAX));
+      setSendError(null);
+      form.reset();
+      return picture.sendPicture(file, content);
+    }
     if (!content) return setSendError(text.chat.emptyMessage);
     setSendError(null);
     if (looksLikeOffPlatformPayment(content)) return setWarning({ content, form });
@@ -176,6 +186,7 @@ export function useChatRoom(loaded: LoadedRoom) {
     olderThan: hasMore ? oldest : undefined,
     sendError,
     offPlatformWarning,
+    picture,
     composer,
     bottom,
     olderLink,
