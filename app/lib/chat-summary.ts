@@ -1,4 +1,9 @@
-import { imageSent } from "./messages/chat";
+/**
+ * An image message wherever it is summarised, never its URL or upload id. Worded here rather than in ./messages/chat.ts:
+ * the popup (on every member's page) imports this module, and importing that one would split the room page's chat
+ * messages into a chunk of their own on every page's first load.
+ */
+export const IMAGE_SENT = "画像を送信しました";
 
 /** How much of a caption a summary quotes. */
 export const SUMMARY_CAPTION_CHARS = 30;
@@ -18,7 +23,7 @@ export interface SummarisedMessage {
 export function messageSummary(message: SummarisedMessage): string {
   if (message.messageType !== "IMAGE") return message.content;
   const caption = Array.from((message.metadata?.caption ?? "").replace(/\s+/g, " ").trim());
-  if (caption.length === 0) return imageSent;
+  if (caption.length === 0) return IMAGE_SENT;
   const start = caption.length > SUMMARY_CAPTION_CHARS ? `${caption.slice(0, SUMMARY_CAPTION_CHARS - 1).join("")}…` : caption.join("");
-  return `${imageSent}：${start}`;
+  return `${IMAGE_SENT}：${start}`;
 }

@@ -29,7 +29,7 @@ export function ChatPicture({ message }: { message: Pick<ChatMessage, "content" 
   const small = mediaPath(message.content, "small");
   return (
     <figure className="my-1">
-      <a href={full} target="_blank" rel="noopener" className="block" data-testid="chat-picture">
+      <a href={full} className="block" data-testid="chat-picture">
         <img
           src={small}
           srcSet={`${small} ${Math.min(width, CHAT_IMAGE_SMALL_WIDTH)}w, ${full} ${width}w`}
@@ -38,7 +38,6 @@ export function ChatPicture({ message }: { message: Pick<ChatMessage, "content" 
           height={shown.height}
           alt={caption || imageLabel}
           loading="lazy"
-          decoding="async"
           className="h-auto max-w-full rounded-lg bg-slate-200"
         />
       </a>
@@ -47,24 +46,3 @@ export function ChatPicture({ message }: { message: Pick<ChatMessage, "content" 
   );
 }
 
-/**
- * A picture being sent, with JavaScript: the chosen file itself (an object URL) in the thumbnail's box, and while it
- * uploads a progress bar with its percentage and 「キャンセル」.
- */
-export function PendingPicture({ preview, progress, caption, onCancel }: { preview: string; progress: number; caption: string | null; onCancel: () => void }) {
-  return (
-    <figure className="my-1" data-testid="pending-picture">
-      <img src={preview} alt={caption || imageLabel} width={THUMBNAIL_BOX} height={Math.round((THUMBNAIL_BOX * 3) / 4)} className="h-auto max-w-full rounded-lg bg-slate-200 object-contain opacity-80" />
-      {progress < 1 ? (
-        <p className="mt-1 flex items-center gap-2 text-xs">
-          <progress max={1} value={progress} aria-label="画像のアップロード" className="h-2 min-w-0 flex-1" />
-          <span aria-hidden="true">{Math.round(progress * 100)}%</span>
-          <button type="button" onClick={onCancel} className="rounded bg-white px-2 py-0.5 font-semibold text-brand-700">
-            キャンセル
-          </button>
-        </p>
-      ) : null}
-      {caption ? <figcaption className="mt-1 whitespace-pre-wrap break-words">{caption}</figcaption> : null}
-    </figure>
-  );
-}

@@ -1,4 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Suspense } from "react";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { roomTitle } from "~/components/chat-view";
@@ -6,8 +7,9 @@ import { HiddenBadge, ReportLink } from "~/components/moderation-slots";
 import { OffPlatformNotice, OffPlatformWarningDialog } from "~/components/off-platform-warning";
 import { Avatar } from "~/components/presence";
 import { requireProfile } from "~/http/auth.server";
-import { CHAT_CAPTION_MAX, CHAT_MESSAGE_MAX } from "~/lib/constants";
+import { CHAT_MESSAGE_MAX } from "~/lib/constants";
 import { chatErrorMessage } from "~/lib/error-messages";
+import { imageLabel } from "~/lib/messages/chat";
 import * as offPlatformText from "~/lib/messages/off-platform";
 import { pageMeta } from "~/lib/meta";
 import { looksLikeOffPlatformPayment } from "~/lib/off-platform";
@@ -17,9 +19,10 @@ import { roomPageQuerySchema } from "~/lib/validation/chat";
 import { uuidParam } from "~/lib/validation/fields";
 import { ChatError, getRoom, listMessages, markRead, type ChatMessage } from "~/models/chat.server";
 import { forgetUnsentPicture } from "~/models/uploads.server";
-import { ChatPicture, PendingPicture } from "./chat-picture";
+import { ChatPicture } from "./chat-picture";
 import { readRoomForm } from "./room-form.server";
 import { useChatRoom } from "./use-chat-room";
+import { PictureView } from "./use-picture-send";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.title ?? "チャット");
 
@@ -131,7 +134,9 @@ export default function ChatRoomPage() {
                   {message.messageType !== "IMAGE" ? (
                     <p className="whitespace-pre-wrap break-words">{message.content}</p>
                   ) : message.preview ? (
-                    <PendingPicture preview={message.preview} progress={message.progress ?? 0} caption={message.metadata?.caption ?? null} onCancel={() => picture.cancelUpload(message.clientId)} />
+                    <Suspense fallback={null}>
+                      <PictureView message={message} label={imageLabel} />
+                    </Suspense>
                   ) : (
                     <ChatPicture message={message} />
                   )}
@@ -182,7 +187,7 @@ export default function ChatRoomPage() {
       {offPlatformWarning ? (
         <OffPlatformWarningDialog content={offPlatformWarning.content} onConfirm={offPlatformWarning.confirm} onCancel={offPlatformWarning.cancel} />
       ) : null}
-      <Form method="post" encType="multipart/form-data" onSubmit={send} onDrop={picture.onDrop} onDragOver={picture.onDragOver} className="border-t border-slate-200 bg-white p-3" data-composer="">
+      <Form method="post" encType="multipart/form-data" onSubmit={send} className="border-t border-slate-200 bg-white p-3" data-composer="">
         {actionError || sendError ? (
           <p role="alert" className="mb-2 text-sm text-red-600">
             {sendError ?? actionError}
@@ -199,16 +204,13 @@ export default function ChatRoomPage() {
           </button>
         </div>
         <p className="mt-2 flex flex-wrap items-center gap-2 text-sm text-slate-700">
-          <label htmlFor="chat-picture">画像を添付（メッセージは画像の説明になります・{CHAT_CAPTION_MAX}文字まで）</label>
+          <label htmlFor="chat-picture">画像を添付（メッセージは画像の説明に）</label>
           <input ref={picture.fileInput} id="chat-picture" type="file" name="file" accept="image/*" onChange={picture.onFileChange} className="max-w-full text-sm" />
         </p>
         {picture.chosen ? (
-          <p className="mt-2 flex items-center gap-3 text-sm" data-testid="chosen-picture">
-            <img src={picture.chosen.url} alt="選んだ画像" width={64} height={64} className="h-16 w-16 rounded object-cover" />
-            <button type="button" onClick={picture.clear} className="text-slate-700 underline">
-              画像を外す
-            </button>
-          </p>
+          <Suspense fallback={null}>
+            <PictureView file={picture.chosen} onClear={picture.clear} />
+          </Suspense>
         ) : null}
       </Form>
     </section>

@@ -43,7 +43,7 @@ export const pendingMessage = (body: ChatSendBody, localId: number, viewerId: st
 });
 
 /** The waiting copy of the message with `clientId`, changed (sending again, or failed); stored messages untouched. */
-export const markWaiting = (list: readonly ShownMessage[], clientId: string, change: Pick<ShownMessage, "pending" | "failed">): ShownMessage[] =>
+export const markWaiting = (list: readonly ShownMessage[], clientId: string, change: Partial<ShownMessage>): ShownMessage[] =>
   list.map((message) => (message.clientId === clientId && message.id < 0 ? { ...message, ...change } : message));
 
 /** Without the waiting copy of the message with `clientId` (refused, or 「取り消す」); its stored copy, if any, stays. */

@@ -4,7 +4,6 @@ import { useFocusedRoom } from "~/components/chat-focus";
 import { useRealtime, useRealtimeEvent } from "~/components/realtime-provider";
 import { useVisualViewportHeight } from "~/components/use-visual-viewport-height";
 import type { ChatMessageEvent } from "~/lib/chat-rules";
-import { CHAT_CAPTION_MAX } from "~/lib/constants/chat";
 import { messages as text } from "~/lib/messages";
 import { looksLikeOffPlatformPayment } from "~/lib/off-platform";
 import { RealtimeEvent } from "~/lib/realtime-events";
@@ -144,13 +143,8 @@ export function useChatRoom(loaded: LoadedRoom) {
     const fields = new FormData(form);
     const content = String(fields.get("content") ?? "").trim();
     const file = fields.get("file");
-    if (file instanceof File && file.size > 0) {
-      // A picture: uploaded with its progress shown, then sent like a text; the text is its caption.
-      if (content.length > CHAT_CAPTION_MAX) return setSendError(text.validation.maxLength(CHAT_CAPTION_MAX));
-      setSendError(null);
-      form.reset();
-      return picture.sendPicture(file, content);
-    }
+    // A picture: uploaded with its progress shown, then sent like a text; the text is its caption.
+    if (file instanceof File && file.size > 0) return picture.sendPicture(form, file, content);
     if (!content) return setSendError(text.chat.emptyMessage);
     setSendError(null);
     if (looksLikeOffPlatformPayment(content)) return setWarning({ content, form });
