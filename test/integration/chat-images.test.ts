@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { createBrowserMember, createMember, type Member } from "../support/auth";
 import { collect, serverWithSockets, settle } from "../support/sockets";
 import { listLocalUploads } from "../../app/infra/storage";
+import { getReportDetail } from "../../app/models/moderation-queue.server";
 
 /**
  * Pictures in chat (issue 49; docs/product.md#chat, ADR 067) through the real server, on whichever engine the run uses:
@@ -118,6 +119,17 @@ describe("image messages", () => {
       expect(refused.headers.get("content-type")).not.toMatch(/^image\//);
     }
 
+  });
+
+  it("reported, it shows the operators its summary and where its file is, never only an id", async () => {
+    const [alice, bob] = await Promise.all([createMember(server.app, "アリス"), createMember(server.app, "ボブ")]);
+    const roomId = await groupRoom(alice, [bob]);
+    const id = await uploadedId(alice);
+    const sent = await (await sendPicture(alice, roomId, id, { caption: "フレンドコードです" })).json();
+    const reported = await bob.api("/api/reports", { json: { targetType: "chat_message", targetId: String(sent.data.message.id), reason: "spam" } });
+    expect(reported.status).toBe(201);
+    const detail = await getReportDetail({ db: db(), reportId: (await reported.json()).data.report.id });
+    expect(detail?.content?.text).toMatch(/^画像を送信しました：フレンドコードです \[画像: private:chat\/[0-9a-f]{64}\.jpg\]$/);
   });
 
   it("a picture's uploader sees it before it is sent; nobody else does", async () => {
