@@ -1,8 +1,8 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Pictures in chat (issue 49). An image message's upload is its own column, `chat_messages.upload_id`, beside the
- * content that names it (SPEC §7 sends the upload's id as the content): a foreign key, so the message and the
+ * Pictures in chat (ADR 069). An image message's upload is its own column, `chat_messages.upload_id`, beside the
+ * content that names it (the API sends the upload's id as the content, docs/product.md#chat): a foreign key, so the message and the
  * picture stay together, and unique, so one upload is shown by one message only. The index also answers the private
  * media route's question "in which room is this picture?" in one lookup.
  *

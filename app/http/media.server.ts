@@ -11,7 +11,7 @@ const notFound = () =>
   new Response(messages.api.notFound, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "private, no-store" } });
 
 /**
- * GET /media/{uploadId}[/small] (ADR 067): a private picture, to who may see it (app/models/media.server.ts), else 404.
+ * GET /media/{uploadId}[/small] (ADR 069): a private picture, to who may see it (app/models/media.server.ts), else 404.
  * On the local disk the app streams the file (`Cache-Control: private`, nosniff); on an object store it redirects to a
  * short-lived signed URL, the redirect itself never cached (the next view asks again, and is checked again).
  */

@@ -6,7 +6,7 @@ import { visibleTo } from "./chat.server";
 export type MediaSize = "full" | "small";
 
 /**
- * A private picture as `viewerId` may see it (ADR 067), or undefined: its uploader, and the members of the room of
+ * A private picture as `viewerId` may see it (ADR 069), or undefined: its uploader, and the members of the room of
  * the message that shows it (a message the operators hid: its sender only). Anyone else, like a signed-out visitor,
  * learns nothing, not even that it exists. Answers the stored reference of the size asked for and its content type.
  */

@@ -119,7 +119,7 @@ async function contentOf(db: Database, type: ReportTargetType, id: string): Prom
         .executeTakeFirst();
       if (!row) return null;
       // A picture: its summary and where the operator finds the file (a private reference: DATA_DIR/uploads-private or
-      // the bucket's private/, ADR 067).
+      // the bucket's private/, ADR 069).
       const text = row.message_type === "IMAGE" ? `${messageSummary({ messageType: row.message_type, content: row.content, metadata: row.metadata })} [画像: ${row.url ?? row.content}]` : row.content;
       return { text, hiddenAt: row.hidden_at, createdAt: row.created_at };
     }

@@ -57,7 +57,7 @@ const invalidImage = () => new UploadError(400, messages.validation.checkInput);
 
 /**
  * Re-encodes an image and stores it under its content hash, with its row in `uploads` (owned by userId).
- * A chat picture is private (ADR 067: readable only through /media, after the app's check) and gets a small variant
+ * A chat picture is private (ADR 069: readable only through /media, after the app's check) and gets a small variant
  * for thumbnails. No rate limit (the demo seed calls this); the API goes through acceptUpload.
  */
 export async function storeImage({ db, storage, userId, kind, bytes }: ImageInput): Promise<StoredImage> {

@@ -18,7 +18,7 @@ import { countRows, queryOf, type RowCounts } from "./row-counts";
  *   database.tar      PGlite: its data directory's files, copied by the running server (or here when none runs)
  *   database.dump     PostgreSQL: pg_dump's custom format (-Fc), taken in the snapshot the row counts were read in
  *   uploads/…         DATA_DIR/uploads (the images, named by their hash), unless they are in an object store's bucket
- *   uploads-private/… DATA_DIR/uploads-private (private pictures: chat images, ADR 067), likewise
+ *   uploads-private/… DATA_DIR/uploads-private (private pictures: chat images, ADR 069), likewise
  *   secrets.json      DATA_DIR/secrets.json when there is one (the generated secrets: sessions, unsubscribe links)
  * A restore goes only into an empty data directory or database (with --force, over one), and checks what it restored
  * against the manifest: every table's row count, the ledger's invariant, every image against its hash.
@@ -57,7 +57,7 @@ interface Manifest {
 const engineOf = (settings: Pick<BackupSettings, "databaseUrl">) => (settings.databaseUrl ? "postgres" : "pglite");
 const pgliteDirOf = (dataDir: string) => path.join(path.resolve(dataDir), "pglite");
 const uploadsDirOf = (dataDir: string) => localUploadsDir({ DATA_DIR: dataDir });
-/** The local disk's two folders of images, public and private (ADR 067), named alike under DATA_DIR and in a backup. */
+/** The local disk's two folders of images, public and private (ADR 069), named alike under DATA_DIR and in a backup. */
 const IMAGE_FOLDERS = ["uploads", "uploads-private"] as const;
 type ImageFolder = (typeof IMAGE_FOLDERS)[number];
 const imageFolderOf = (dataDir: string, folder: ImageFolder) =>

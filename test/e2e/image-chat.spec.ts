@@ -3,7 +3,7 @@ import sharp from "sharp";
 import { createUser, expect, login, test, waitForHydration } from "./fixtures";
 
 /**
- * Pictures in chat (issue 49; docs/product.md#chat): sent from the room's form without JavaScript and with it, at a
+ * Pictures in chat (docs/product.md#chat, ADR 069): sent from the room's form without JavaScript and with it, at a
  * phone's width and a desktop's; the other member sees the picture (served by /media to members only).
  */
 

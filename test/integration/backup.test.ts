@@ -129,7 +129,7 @@ const overloaded = (failures: string[]) => failures.length - refusedOtherwise(fa
 
 /**
  * An image uploaded through the API; answers its key and the bytes the server stored for it: a post's in
- * DATA_DIR/uploads, a chat picture's (private, ADR 067) in DATA_DIR/uploads-private.
+ * DATA_DIR/uploads, a chat picture's (private, ADR 069) in DATA_DIR/uploads-private.
  */
 async function uploadImage(baseUrl: string, dataDir: string, type: "post" | "chat" = "post") {
   const member = await remoteMember(baseUrl, SECRET, "画像の人");

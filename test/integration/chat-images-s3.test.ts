@@ -8,7 +8,7 @@ import { startS3Server } from "../support/s3-server";
 import { startTestServer, type TestServer } from "../support/server";
 
 /**
- * Private media on an object store (ADR 067): the app with S3_BUCKET against s3rver (ADR 066) stores a chat picture
+ * Private media on an object store (ADR 069): the app with S3_BUCKET against s3rver (ADR 066) stores a chat picture
  * under `private/` and answers a member's /media with a 302 to a five-minute presigned URL, the redirect itself never
  * cached; anyone else gets the same 404 as on the local disk. The CSP lets pages load those URLs.
  */

@@ -10,7 +10,7 @@ import { listLocalUploads } from "../../app/infra/storage";
 import { getReportDetail } from "../../app/models/moderation-queue.server";
 
 /**
- * Pictures in chat (issue 49; docs/product.md#chat, ADR 067) through the real server, on whichever engine the run uses:
+ * Pictures in chat (docs/product.md#chat, ADR 069) through the real server, on whichever engine the run uses:
  * a chat upload is private, an image message carries its id and caption and reaches every member live with its size,
  * /media serves it to the room's members only (404 for everyone else), without its EXIF; each refusal stores nothing.
  */

@@ -66,7 +66,7 @@ describe("publicImagesOrigin", () => {
   });
 });
 
-describe("privateImagesOrigin (ADR 067)", () => {
+describe("privateImagesOrigin (ADR 069)", () => {
   const base = { DATA_DIR: "./data", SUPABASE_STORAGE_BUCKET: "uploads" };
   const s3 = { ...base, S3_BUCKET: "gm-images", S3_ACCESS_KEY_ID: "key", S3_SECRET_ACCESS_KEY: "secret" };
   it("names where signed URLs point: the bucket's own endpoint even behind a CDN, Supabase's URL, none on the local disk", () => {
@@ -78,7 +78,7 @@ describe("privateImagesOrigin (ADR 067)", () => {
   });
 });
 
-describe("localPrivateFile (ADR 067)", () => {
+describe("localPrivateFile (ADR 069)", () => {
   it("is the file of a private reference under DATA_DIR/uploads-private, and nothing for anything else", () => {
     const DATA_DIR = tempDir();
     const chatKey = `chat/${"b".repeat(64)}.jpg`;

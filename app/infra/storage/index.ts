@@ -19,7 +19,7 @@ export function createImageStorage(config: StorageConfig): ImageStorage {
 }
 
 /**
- * The origin private images' signed URLs point at (the CSP's img-src lists it; ADR 067): the bucket's own endpoint on
+ * The origin private images' signed URLs point at (the CSP's img-src lists it; ADR 069): the bucket's own endpoint on
  * S3 (not S3_PUBLIC_URL, a CDN that cannot check a signature), Supabase's; none on the local disk, which serves them itself.
  */
 export function privateImagesOrigin(config: StorageConfig): string | undefined {

@@ -11,7 +11,7 @@ const contentOf = {
 
 /**
  * A chat message as the socket, POST /api/chat/messages and the room's plain form send it: `TEXT` with its text, or
- * `IMAGE` with the upload's id as its content and an optional caption (SPEC §7; docs/product.md#chat).
+ * `IMAGE` with the upload's id as its content and an optional caption (docs/product.md#chat).
  */
 export const sendMessageSchema = z
   .object({
