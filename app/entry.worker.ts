@@ -76,7 +76,8 @@ self.addEventListener("fetch", (event) => {
   }
   const url = new URL(request.url);
   if (url.origin === self.location.origin && SHELL.has(url.pathname)) event.respondWith(shellFile(request));
-  // Anything else (route chunks, `/api`, images, data requests) is the browser's own business, untouched.
+  // Anything else (route chunks, `/api`, images, data requests) is the browser's own business, untouched: private
+  // pictures (`/media`, ADR 069) included, which are never put in a cache here.
 });
 
 /** Network only; when there is no network, the offline page (from this build's cache). */

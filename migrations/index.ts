@@ -31,6 +31,7 @@ import * as m0029 from "./0029_push_subscriptions";
 import * as m0030 from "./0030_mfa_factors";
 import * as m0031 from "./0031_mfa_recovery_codes";
 import * as m0032 from "./0032_session_devices";
+import * as m0033 from "./0033_chat_images";
 import * as m0034 from "./0034_operator_roles_and_audit";
 
 /**
@@ -70,5 +71,6 @@ export const migrations: Record<string, Migration> = {
   "0030_mfa_factors": m0030,
   "0031_mfa_recovery_codes": m0031,
   "0032_session_devices": m0032,
+  "0033_chat_images": m0033,
   "0034_operator_roles_and_audit": m0034,
 };

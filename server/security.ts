@@ -25,14 +25,17 @@ export const cspNonce: RequestHandler = (_req, res, next) => {
 export function securityHeaders({
   development,
   supabaseUrl,
-  imagesOrigin,
+  imagesOrigins = [],
   stripeCheckout = false,
   discord,
 }: {
   development: boolean;
   supabaseUrl?: string;
-  /** Where uploaded images are read from when not from this server: the object store's (app/infra/storage). */
-  imagesOrigin?: string;
+  /**
+   * Where uploaded images are read from when not from this server: the object store's public origin and the one its
+   * signed URLs for private pictures point at (app/infra/storage).
+   */
+  imagesOrigins?: Array<string | undefined>;
   stripeCheckout?: boolean;
   /** Discordでログイン is on: its pages' origin, and its CDN's (shared servers' icons on profiles). */
   discord?: { origin: string; cdnOrigin: string };
@@ -49,7 +52,7 @@ export function securityHeaders({
         "script-src": ["'self'", (_req, res) => `'nonce-${(res as unknown as { locals: Express.Locals }).locals.cspNonce}'`],
         "style-src": development ? ["'self'", "'unsafe-inline'"] : ["'self'"],
         // Uploaded images come from this server, or from the object store (S3-API, Supabase Storage) when one is configured.
-        "img-src": ["'self'", "data:", "blob:", ...new Set([...(supabaseUrl ? [new URL(supabaseUrl).origin] : []), ...(imagesOrigin ? [imagesOrigin] : [])]), ...(discord ? [discord.cdnOrigin] : [])],
+        "img-src": ["'self'", "data:", "blob:", ...new Set([...(supabaseUrl ? [new URL(supabaseUrl).origin] : []), ...imagesOrigins.filter((origin) => origin !== undefined)]), ...(discord ? [discord.cdnOrigin] : [])],
         "font-src": ["'self'"],
         // blob: the new post dialog's preview is an object URL of the chosen file, which Chromium also reads as a fetch.
         "connect-src": development ? ["'self'", "blob:", "ws:"] : ["'self'", "blob:"],

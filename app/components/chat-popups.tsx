@@ -12,19 +12,22 @@ export function ChatPopups() {
   const { claims } = useAuth();
   const { pathname } = useLocation();
   const navigate = useNavigate();
-  const [popup, setPopup] = useState<ChatMessageEvent | null>(null);
+  const [shown, setPopup] = useState<{ message: ChatMessageEvent; summary: string } | null>(null);
+  const popup = shown?.message;
 
   useRealtimeEvent<ChatMessageEvent>(RealtimeEvent.chatMessage, (message) => {
-    if (claims && shouldShowChatPopup({ pathname, message, userId: claims.sub })) setPopup(message);
+    if (!claims || !shouldShowChatPopup({ pathname, message, userId: claims.sub })) return;
+    // The summary's code (「画像を送信しました」…) comes with the first popup: most pages never show one.
+    void import("~/lib/chat-summary").then(({ messageSummary }) => setPopup({ message, summary: messageSummary(message) }));
   });
 
   useEffect(() => {
     if (!popup) return;
     const timer = window.setTimeout(() => setPopup(null), CHAT_POPUP_MS);
     return () => window.clearTimeout(timer);
-  }, [popup]);
+  }, [shown]);
 
-  if (!popup) return null;
+  if (!shown || !popup) return null;
   return (
     <div className="fixed right-4 bottom-[calc(var(--phone-nav-height)+1rem)] z-50 w-80 max-w-[calc(100vw-2rem)]" role="status" aria-live="polite">
       <button
@@ -38,7 +41,7 @@ export function ChatPopups() {
         <Avatar name={popup.sender.displayName} src={popup.sender.avatar} />
         <span className="min-w-0">
           <span className="block text-sm font-semibold">{popup.sender.displayName}</span>
-          <span className="line-clamp-2 text-sm text-slate-600">{popup.content}</span>
+          <span className="line-clamp-2 text-sm text-slate-600">{shown.summary}</span>
         </span>
       </button>
     </div>

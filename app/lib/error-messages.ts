@@ -68,6 +68,8 @@ export function chatErrorMessage(code: string) {
     rate_limited: messages.chat.rateLimited,
     client_id_reused: messages.chat.clientIdReused,
     self_chat: messages.chat.cannotChatWithSelf,
+    upload_not_found: messages.chat.uploadNotFound,
+    upload_used: messages.chat.uploadUsed,
   };
   return byCode[code] ?? messages.validation.checkInput;
 }

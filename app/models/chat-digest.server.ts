@@ -11,6 +11,7 @@ import {
   MAIL_OFFLINE_AFTER_MS,
 } from "~/lib/constants";
 import { BOOKING_MESSAGE_TYPES } from "~/lib/chat-rules";
+import { messageSummary, type SummarisedMessage } from "~/lib/chat-summary";
 import { messages } from "~/lib/messages";
 import { formatDateTime } from "~/lib/time";
 import { enqueueMail, type NewMail } from "./mail-outbox.server";
@@ -50,7 +51,7 @@ interface DueDigest {
   unread: number;
   senders: number;
   last_message_id: string;
-  quotes: Array<{ sender: string; content: string; at: string }>;
+  quotes: Array<SummarisedMessage & { sender: string; at: string }>;
 }
 
 /**
@@ -95,9 +96,10 @@ function lookAt(db: Database, now: Date) {
       from chat_messages m where c.takes_mail and ${unreadFor}
     ) s
     cross join lateral (
-      select json_agg(json_build_object('sender', quoted.display_name, 'content', quoted.content, 'at', quoted.created_at) order by quoted.id) as quotes
+      select json_agg(json_build_object('sender', quoted.display_name, 'content', quoted.content, 'messageType', quoted.message_type,
+        'metadata', quoted.metadata, 'at', quoted.created_at) order by quoted.id) as quotes
       from (
-        select m.id, m.content, m.created_at, author.display_name
+        select m.id, m.content, m.message_type, m.metadata, m.created_at, author.display_name
         from chat_messages m
         join users author on author.id = m.sender_id
         where s.last_message_id > c.digested_message_id and ${unreadFor}
@@ -147,7 +149,7 @@ export function digestMail(due: DueDigest): NewMail {
   const latest = quotes[quotes.length - 1]?.sender ?? "";
   const lines = [
     ...(due.room_type !== "DIRECT" && due.room_name ? [text.digestRoom(due.room_name)] : []),
-    ...quotes.map((quote) => text.digestQuote(formatDateTime(quote.at), quote.sender, oneLine(quote.content))),
+    ...quotes.map((quote) => text.digestQuote(formatDateTime(quote.at), quote.sender, oneLine(messageSummary(quote)))),
     ...(due.unread > quotes.length ? [text.digestMore(due.unread - quotes.length)] : []),
   ];
   return {

@@ -33,7 +33,7 @@ export interface ChatSendInput {
  */
 export interface ChatRefusal {
   status: 401 | 403 | 404 | 409 | 429;
-  code: "unauthorized" | "room_not_found" | "blocked" | "client_id_reused" | "rate_limited";
+  code: "unauthorized" | "room_not_found" | "blocked" | "client_id_reused" | "rate_limited" | "upload_not_found" | "upload_used";
 }
 
 /** What storing one message of a group came to: the message and who hears of it, or the rule it broke. */
@@ -51,6 +51,8 @@ type OutcomeRow = Omit<MessageRow, "id" | "sender_id" | "display_name" | "avatar
   earlier: "same" | "different" | null;
   session_alive: boolean;
   is_member: boolean;
+  /** An image message's upload: null for text, else whether it is the sender's chat picture and not in a message yet. */
+  upload: "ok" | "missing" | "used" | null;
   blocked: boolean;
   display_name: string | null;
   avatar_url: string | null;
@@ -89,6 +91,7 @@ export async function storeMessages(db: Database, inputs: readonly ChatSendInput
     message_type: input.messageType ?? "TEXT",
     metadata: input.metadata ?? null,
     client_id: input.clientId ?? null,
+    upload_id: input.messageType === "IMAGE" ? input.content : null,
   }));
   const offPlatform = inputs.map((input) => (input.messageType ?? "TEXT") === "TEXT" && looksLikeOffPlatformPayment(input.content));
   const flagged = offPlatform.some(Boolean);
@@ -97,9 +100,9 @@ export async function storeMessages(db: Database, inputs: readonly ChatSendInput
       ${
         flagged
           ? sql`select * from jsonb_to_recordset(${JSON.stringify(rows.map((row, i) => ({ ...row, off_platform: offPlatform[i] })))}::jsonb)
-        as x(i int, room_id uuid, sender_id uuid, session_id uuid, content text, message_type text, metadata jsonb, client_id uuid, off_platform boolean)`
+        as x(i int, room_id uuid, sender_id uuid, session_id uuid, content text, message_type text, metadata jsonb, client_id uuid, upload_id uuid, off_platform boolean)`
           : sql`select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        as x(i int, room_id uuid, sender_id uuid, session_id uuid, content text, message_type text, metadata jsonb, client_id uuid)`
+        as x(i int, room_id uuid, sender_id uuid, session_id uuid, content text, message_type text, metadata jsonb, client_id uuid, upload_id uuid)`
       }
     ), earlier as (
       select x.i, e.id, e.content, e.message_type, e.metadata, e.room_id, e.created_at, e.hidden_at,
@@ -112,8 +115,15 @@ export async function storeMessages(db: Database, inputs: readonly ChatSendInput
       join chat_rooms r on r.id = p.room_id
       join users u on u.id = p.user_id
       left join user_blocks b on b.blocker_id = p.user_id and b.blocked_id = x.sender_id
+    ), picture as (
+      -- An image message's upload: the sender's own private chat picture, and whether a message shows it already.
+      select x.i, up.width, up.height, exists (select 1 from chat_messages u where u.upload_id = up.id) as used
+      from input x join uploads up on up.id = x.upload_id and up.owner_id = x.sender_id and up.kind = 'chat' and up.url like 'private:%'
     ), judged as (
       select x.*, s.display_name, s.avatar_url, s.user_id is not null as is_member,
+        case when x.upload_id is null then null when pic.i is null then 'missing' when pic.used then 'used' else 'ok' end as upload,
+        case when pic.i is null then x.metadata
+          else coalesce(x.metadata, '{}'::jsonb) || jsonb_build_object('width', pic.width, 'height', pic.height) end as stored_metadata,
         -- In a DIRECT room, someone who blocked you cannot be messaged at all.
         coalesce(s.type = 'DIRECT' and exists (
           select 1 from members o where o.i = x.i and o.user_id <> x.sender_id and o.blocked_sender
@@ -123,16 +133,18 @@ export async function storeMessages(db: Database, inputs: readonly ChatSendInput
         )) as session_alive
       from input x
       left join members s on s.i = x.i and s.user_id = x.sender_id
+      left join picture pic on pic.i = x.i
     ), admitted as (
       select *, 'chat:user:' || sender_id as bucket from judged j
-      where session_alive and is_member and not blocked and not exists (select 1 from earlier e where e.i = j.i)
+      where session_alive and is_member and not blocked and coalesce(upload = 'ok', true) and not exists (select 1 from earlier e where e.i = j.i)
     ), ${rateLimitWindowCte({ bucket: sql<string>`bucket`, ...CHAT_RATE_LIMIT, from: "admitted" })},
     message as (
-      insert into chat_messages (room_id, sender_id, content, message_type, metadata, client_id)
-      select a.room_id, a.sender_id, a.content, a.message_type, a.metadata, a.client_id
+      insert into chat_messages (room_id, sender_id, content, message_type, metadata, client_id, upload_id)
+      select a.room_id, a.sender_id, a.content, a.message_type, a.stored_metadata, a.client_id, a.upload_id
       from admitted a join rate_limit_counted c on c.bucket = a.bucket
       order by a.i
-      on conflict (sender_id, client_id) where client_id is not null do nothing
+      -- Either unique index: a retry in flight elsewhere (sender, client id), or the same picture sent twice at once.
+      on conflict do nothing
       returning id, content, message_type, metadata, room_id, sender_id, created_at, client_id
     ), room as (
       update chat_rooms set last_activity_at = m.at, last_message_id = greatest(chat_rooms.last_message_id, m.id)
@@ -148,7 +160,7 @@ export async function storeMessages(db: Database, inputs: readonly ChatSendInput
     )`
         : sql``
     }
-    select j.i, j.session_alive, j.is_member, j.blocked, j.display_name, j.avatar_url, j.client_id, e.earlier,
+    select j.i, j.session_alive, j.is_member, j.blocked, j.upload, j.display_name, j.avatar_url, j.client_id, e.earlier,
       coalesce(m.id, e.id) as id, coalesce(m.content, e.content) as content, coalesce(m.message_type, e.message_type) as message_type,
       coalesce(m.metadata, e.metadata) as metadata, coalesce(m.room_id, e.room_id) as room_id, coalesce(m.created_at, e.created_at) as created_at,
       e.hidden_at,
@@ -168,6 +180,8 @@ export async function storeMessages(db: Database, inputs: readonly ChatSendInput
     if (row.earlier === "same") return { message: message(), recipients: row.recipients };
     if (!row.is_member) return { refusal: { status: 404, code: "room_not_found" } };
     if (row.blocked) return { refusal: { status: 403, code: "blocked" } };
+    if (row.upload === "missing") return { refusal: { status: 404, code: "upload_not_found" } };
+    if (row.upload === "used") return { refusal: { status: 409, code: "upload_used" } };
     // Not stored: over the rate limit, or the same message stored by another statement a moment before (its insert
     // met this one in the unique index).
     if (row.id === null || row.created_at === null) return row.client_id ? { raced: row.recipients } : { refusal: { status: 429, code: "rate_limited" } };
@@ -184,10 +198,17 @@ export async function storeMessages(db: Database, inputs: readonly ChatSendInput
     if (!isRaced(result)) return result;
     const input = inputs[i]!;
     const row = stored.find((candidate) => candidate.sender_id === input.senderId && candidate.client_id === input.clientId);
-    if (!row) return { refusal: { status: 429, code: "rate_limited" } };
+    // Not stored and not found: over the limit, or the picture went into another message at the same moment.
+    if (!row) return { refusal: input.messageType === "IMAGE" ? { status: 409, code: "upload_used" } : { status: 429, code: "rate_limited" } };
     if (row.room_id !== input.roomId || row.content !== input.content) return { refusal: { status: 409, code: "client_id_reused" } };
     return { message: toMessage(row), recipients: result.raced };
   });
+}
+
+/** Whether the sender stored a message with this client id already (a plain form posted again after a lost answer). */
+export async function hasSent(db: Database, { senderId, clientId }: { senderId: string; clientId: string }) {
+  const row = await db.selectFrom("chat_messages").select("id").where("sender_id", "=", senderId).where("client_id", "=", clientId).executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Sends the messages people type; `send` answers once the message is stored and its event is on its way. */

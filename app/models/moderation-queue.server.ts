@@ -1,5 +1,6 @@
 import type { Selectable } from "kysely";
 import type { Database, ModerationActionsTable, ReportReason, ReportStatus, ReportTargetType } from "~/infra/db/tables";
+import { messageSummary } from "~/lib/chat-summary";
 import { UUID } from "../lib/validation/fields";
 
 /**
@@ -110,8 +111,17 @@ async function contentOf(db: Database, type: ReportTargetType, id: string): Prom
       return row ? { text: `${row.content ?? ""}${row.upload_id ? " [画像あり]" : ""}`.trim(), hiddenAt: row.hidden_at, createdAt: row.created_at } : null;
     }
     case "chat_message": {
-      const row = await db.selectFrom("chat_messages").select(["content", "hidden_at", "created_at"]).where("id", "=", Number(id)).executeTakeFirst();
-      return row ? { text: row.content, hiddenAt: row.hidden_at, createdAt: row.created_at } : null;
+      const row = await db
+        .selectFrom("chat_messages as m")
+        .leftJoin("uploads as up", "up.id", "m.upload_id")
+        .select(["m.content", "m.message_type", "m.metadata", "m.hidden_at", "m.created_at", "up.url"])
+        .where("m.id", "=", Number(id))
+        .executeTakeFirst();
+      if (!row) return null;
+      // A picture: its summary and where the operator finds the file (a private reference: DATA_DIR/uploads-private or
+      // the bucket's private/, ADR 069).
+      const text = row.message_type === "IMAGE" ? `${messageSummary({ messageType: row.message_type, content: row.content, metadata: row.metadata })} [画像: ${row.url ?? row.content}]` : row.content;
+      return { text, hiddenAt: row.hidden_at, createdAt: row.created_at };
     }
     case "listing": {
       const row = await db.selectFrom("listings").select(["title", "description", "hidden_at", "created_at"]).where("id", "=", id).executeTakeFirst();

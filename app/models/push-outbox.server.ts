@@ -12,6 +12,7 @@ import {
   type MailKind,
   type PushKind,
 } from "~/lib/constants";
+import { messageSummary } from "~/lib/chat-summary";
 import { messages } from "~/lib/messages";
 
 /**
@@ -63,7 +64,8 @@ export function pushPayloadOf(push: Pick<OutboxPush, "kind" | "data">): PushPayl
     const roomId = String(data.roomId);
     const sender = String(data.sender ?? "");
     const title = data.roomType !== "DIRECT" && data.roomName ? messages.push.groupChatTitle(String(data.roomName), sender) : messages.push.chatTitle(sender);
-    return { title, body: data.image ? messages.push.chatImage : pushBody(String(data.text ?? "")), url: `/chat/${roomId}`, tag: `chat:${roomId}` };
+    const summary = messageSummary({ messageType: data.image ? "IMAGE" : "TEXT", content: String(data.text ?? ""), metadata: { caption: String(data.text ?? "") } });
+    return { title, body: pushBody(summary), url: `/chat/${roomId}`, tag: `chat:${roomId}` };
   }
   return { title: String(data.title ?? ""), body: pushBody(String(data.body ?? "")), url: String(data.url ?? "/"), tag: String(data.tag ?? `push:${push.kind}`) };
 }
@@ -124,7 +126,9 @@ export const chatPushesCte = (): RawBuilder<unknown> => sql`, chat_push as (
       insert into push_outbox (subscription_id, kind, topic, urgency, ttl, data)
       select ps.id, 'chat', replace(m.room_id::text, '-', ''), 'high', ${sql.lit(ttlOf("chat"))},
         jsonb_build_object('roomId', m.room_id, 'roomType', r.type, 'roomName', r.name, 'sender', j.display_name,
-          'image', m.message_type = 'IMAGE', 'text', left(m.content, ${sql.lit(PUSH_BODY_CHARS * 2)}))
+          'image', m.message_type = 'IMAGE',
+          -- An image message's content is its upload's id, never shown: its caption is what the push may quote.
+          'text', left(case when m.message_type = 'IMAGE' then coalesce(m.metadata->>'caption', '') else m.content end, ${sql.lit(PUSH_BODY_CHARS * 2)}))
       from message m
       join judged j on j.sender_id = m.sender_id
       join members o on o.i = j.i and o.user_id <> m.sender_id and not o.blocked_sender

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { sql } from "kysely";
-import sharp, { type Metadata } from "sharp";
+import sharp, { type Metadata, type Sharp } from "sharp";
 import type { Database, UploadKind } from "~/infra/db/tables";
-import type { ImageStorage } from "~/infra/storage";
-import { AVATAR_SIDE, UPLOAD_MAX_INPUT_PIXELS, UPLOAD_MAX_SIDE, UPLOAD_RATE_LIMIT } from "~/lib/constants";
+import type { ImageStorage, Visibility } from "~/infra/storage";
+import { AVATAR_SIDE, CHAT_IMAGE_SMALL_WIDTH, UPLOAD_MAX_INPUT_PIXELS, UPLOAD_MAX_SIDE, UPLOAD_RATE_LIMIT } from "~/lib/constants";
 import { messages } from "~/lib/messages";
 import { rateLimitWindowCte } from "./rate-limit.server";
 
@@ -26,7 +26,10 @@ export class UploadError extends Error {
 
 export interface StoredImage {
   id: string;
+  /** A public image's URL, or a private one's reference (`private:{key}`), shown only through /media. */
   url: string;
+  /** A chat picture's small variant (the same as `url` when the picture is that small already); null for other kinds. */
+  variantUrl: string | null;
   width: number;
   height: number;
   contentType: string;
@@ -54,21 +57,39 @@ const invalidImage = () => new UploadError(400, messages.validation.checkInput);
 
 /**
  * Re-encodes an image and stores it under its content hash, with its row in `uploads` (owned by userId).
- * No rate limit (the demo seed calls this); the API goes through acceptUpload.
+ * A chat picture is private (ADR 069: readable only through /media, after the app's check) and gets a small variant
+ * for thumbnails. No rate limit (the demo seed calls this); the API goes through acceptUpload.
  */
 export async function storeImage({ db, storage, userId, kind, bytes }: ImageInput): Promise<StoredImage> {
   const format = sniffImage(bytes);
   if (!format) throw invalidImage();
   const { body, width, height } = await reencode(bytes, format, kind);
-  const { contentType, extension } = FORMATS[format];
-  const hash = createHash("sha256").update(body).digest("hex");
-  const url = await storage.put({ key: `${kind}/${hash}.${extension}`, body, contentType });
+  const { contentType } = FORMATS[format];
+  const visibility = kind === "chat" ? "private" : "public";
+  const url = await putImage(storage, { kind, format, body, visibility });
+  let variantUrl: string | null = null;
+  if (kind === "chat") {
+    variantUrl = width > CHAT_IMAGE_SMALL_WIDTH ? await putImage(storage, { kind, format, body: await smallVariant(body, format), visibility }) : url;
+  }
   const row = await db
     .insertInto("uploads")
-    .values({ owner_id: userId, kind, url, content_type: contentType, width, height, bytes: body.byteLength })
+    .values({ owner_id: userId, kind, url, variant_url: variantUrl, content_type: contentType, width, height, bytes: body.byteLength })
     .returning("id")
     .executeTakeFirstOrThrow();
-  return { id: row.id, url, width, height, contentType };
+  return { id: row.id, url, variantUrl, width, height, contentType };
+}
+
+/** Stores re-encoded bytes under `{kind}/{sha256}.{ext}`: what `put` answered (a URL, or a private reference). */
+async function putImage(storage: ImageStorage, { kind, format, body, visibility }: { kind: UploadKind; format: ImageFormat; body: Uint8Array; visibility: Visibility }) {
+  const { contentType, extension } = FORMATS[format];
+  const hash = createHash("sha256").update(body).digest("hex");
+  return storage.put({ key: `${kind}/${hash}.${extension}`, body, contentType, visibility });
+}
+
+/** The thumbnail of an already re-encoded picture: CHAT_IMAGE_SMALL_WIDTH wide, in its own format (frames kept). */
+async function smallVariant(body: Uint8Array, format: ImageFormat) {
+  const image = sharp(body, { animated: format === "gif" || format === "webp" }).resize({ width: CHAT_IMAGE_SMALL_WIDTH, withoutEnlargement: true });
+  return toBytes(await encoded(image, format).toBuffer());
 }
 
 /**
@@ -85,6 +106,27 @@ export async function acceptUpload(input: ImageInput): Promise<StoredImage> {
     select count(*)::int as counted from rate_limit_counted`.execute(input.db);
   if (Number(rows[0]?.counted ?? 0) === 0) throw new UploadError(429, messages.uploads.rateLimited);
   return storeImage(input);
+}
+
+/**
+ * Forgets a chat picture whose message was refused after the plain form stored it (rate limit, a block): its row, and
+ * its files unless another upload of the same bytes still names them (files are named by their content). Never one a
+ * message shows.
+ */
+export async function forgetUnsentPicture({ db, storage, userId, uploadId }: { db: Database; storage: ImageStorage; userId: string; uploadId: string }) {
+  const gone = await db
+    .deleteFrom("uploads")
+    .where("id", "=", uploadId)
+    .where("owner_id", "=", userId)
+    .where("kind", "=", "chat")
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom("chat_messages").select("id").where("upload_id", "=", uploadId))))
+    .returning(["url", "variant_url"])
+    .executeTakeFirst();
+  if (!gone) return;
+  const urls = [...new Set([gone.url, gone.variant_url].filter((url): url is string => url !== null))];
+  const kept = await db.selectFrom("uploads").select(["url", "variant_url"]).where((eb) => eb.or([eb("url", "in", urls), eb("variant_url", "in", urls)])).execute();
+  const named = new Set(kept.flatMap((row) => [row.url, row.variant_url]));
+  await storage.remove(urls.filter((url) => !named.has(url)));
 }
 
 /** The user's own upload at that URL and of that kind (a post may show only its author's image), or undefined. */
@@ -118,27 +160,28 @@ async function reencode(bytes: Uint8Array, format: ImageFormat, kind: UploadKind
       kind === "avatar"
         ? image.resize(avatarSide(meta), avatarSide(meta), { fit: "cover", position: "centre" })
         : image.resize(UPLOAD_MAX_SIDE, UPLOAD_MAX_SIDE, { fit: "inside", withoutEnlargement: true });
-    // No withMetadata/keepMetadata: sharp writes no EXIF, XMP, IPTC or comments, and converts to sRGB.
-    const encoded =
-      format === "jpeg"
-        ? image.jpeg({ quality: 85, progressive: true })
-        : format === "png"
-          ? image.png({ compressionLevel: 8 })
-          : format === "webp"
-            ? image.webp({ quality: 85 })
-            : image.gif();
-    const body = await encoded.toBuffer();
+    const body = await encoded(image, format).toBuffer();
     const out = await sharp(body, { animated }).metadata();
     const width = out.width;
     const height = out.pageHeight ?? out.height;
     if (!width || !height) throw invalidImage();
-    return { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), width, height };
+    return { body: toBytes(body), width, height };
   } catch (error) {
     if (error instanceof UploadError) throw error;
     // Anything libvips cannot decode (truncated, corrupt, too many pixels) is the sender's input, not our failure.
     throw invalidImage();
   }
 }
+
+/** The image in its own format. No withMetadata/keepMetadata: sharp writes no EXIF, XMP, IPTC or comments, and converts to sRGB. */
+function encoded(image: Sharp, format: ImageFormat) {
+  if (format === "jpeg") return image.jpeg({ quality: 85, progressive: true });
+  if (format === "png") return image.png({ compressionLevel: 8 });
+  if (format === "webp") return image.webp({ quality: 85 });
+  return image.gif();
+}
+
+const toBytes = (buffer: Buffer) => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 
 /** The side of an avatar's square: the shorter side of the upright image, at most AVATAR_SIDE (never enlarged). */
 function avatarSide(meta: Metadata) {

@@ -4,6 +4,7 @@ import { roomTitle } from "~/components/chat-view";
 import { HiddenBadge } from "~/components/moderation-slots";
 import { Avatar } from "~/components/presence";
 import { requireProfile } from "~/http/auth.server";
+import { messageSummary } from "~/lib/chat-summary";
 import { CHAT_ROOMS_PAGE_SIZE } from "~/lib/constants";
 import { pageMeta } from "~/lib/meta";
 import { parseQuery } from "~/lib/params";
@@ -75,7 +76,7 @@ export default function ChatListPage() {
                   </span>
                   <span className="block truncate text-sm text-slate-600">
                     {room.lastMessage?.hidden ? <HiddenBadge className="mr-1" /> : null}
-                    {room.lastMessage?.content ?? "メッセージはまだありません"}
+                    {room.lastMessage ? messageSummary(room.lastMessage) : "メッセージはまだありません"}
                   </span>
                 </span>
                 {room.unreadCount > 0 ? (

@@ -2,7 +2,7 @@ import express from "express";
 import type { AppConfig } from "../../app/infra/config";
 import type { DiscordClient } from "../../app/infra/discord";
 import type { Payments } from "../../app/infra/payments";
-import { publicImagesOrigin } from "../../app/infra/storage";
+import { privateImagesOrigin, publicImagesOrigin } from "../../app/infra/storage";
 import { discardUnreadBody } from "../body-limit";
 import { cspNonce, refuseCrossSiteWrites, refuseHostLikePaths, refuseUnstorableUrls, securityHeaders } from "../security";
 
@@ -27,7 +27,7 @@ export function requestGuards({
     securityHeaders({
       development,
       supabaseUrl: config.SUPABASE_URL,
-      imagesOrigin: publicImagesOrigin(config),
+      imagesOrigins: [publicImagesOrigin(config), privateImagesOrigin(config)],
       stripeCheckout: payments.provider === "stripe",
       discord: config.SUPABASE_URL || discord ? { origin: new URL(config.DISCORD_URL).origin, cdnOrigin: new URL(config.DISCORD_CDN_URL).origin } : undefined,
     }),

@@ -6,7 +6,7 @@ import { finished } from "node:stream/promises";
 import pg from "pg";
 import * as tar from "tar";
 import { openDatabase } from "../../app/infra/db";
-import { listLocalUploads, localUploadsDir } from "../../app/infra/storage";
+import { listLocalUploads, localPrivateUploadsDir, localUploadsDir } from "../../app/infra/storage";
 import { ledgerProblems } from "../../app/models/coins.server";
 import { backupSocketPath, copyFromRunningServer, serverAt, tarDataDir } from "./backup-socket";
 import { countRows, queryOf, type RowCounts } from "./row-counts";
@@ -17,7 +17,8 @@ import { countRows, queryOf, type RowCounts } from "./row-counts";
  *   manifest.json     what it holds: the engine, every table's row count, the uploads' number and size
  *   database.tar      PGlite: its data directory's files, copied by the running server (or here when none runs)
  *   database.dump     PostgreSQL: pg_dump's custom format (-Fc), taken in the snapshot the row counts were read in
- *   uploads/…         DATA_DIR/uploads (the images, named by their hash), unless they are in Supabase Storage
+ *   uploads/…         DATA_DIR/uploads (the images, named by their hash), unless they are in an object store's bucket
+ *   uploads-private/… DATA_DIR/uploads-private (private pictures: chat images, ADR 069), likewise
  *   secrets.json      DATA_DIR/secrets.json when there is one (the generated secrets: sessions, unsubscribe links)
  * A restore goes only into an empty data directory or database (with --force, over one), and checks what it restored
  * against the manifest: every table's row count, the ledger's invariant, every image against its hash.
@@ -56,6 +57,18 @@ interface Manifest {
 const engineOf = (settings: Pick<BackupSettings, "databaseUrl">) => (settings.databaseUrl ? "postgres" : "pglite");
 const pgliteDirOf = (dataDir: string) => path.join(path.resolve(dataDir), "pglite");
 const uploadsDirOf = (dataDir: string) => localUploadsDir({ DATA_DIR: dataDir });
+/** The local disk's two folders of images, public and private (ADR 069), named alike under DATA_DIR and in a backup. */
+const IMAGE_FOLDERS = ["uploads", "uploads-private"] as const;
+type ImageFolder = (typeof IMAGE_FOLDERS)[number];
+const imageFolderOf = (dataDir: string, folder: ImageFolder) =>
+  folder === "uploads" ? uploadsDirOf(dataDir) : localPrivateUploadsDir({ DATA_DIR: dataDir });
+/** Every image in the folders (DATA_DIR's, or a backup's staging), as `{folder}/{kind}/{sha256}.{ext}`. */
+const listImages = (dirOf: (folder: ImageFolder) => string) => IMAGE_FOLDERS.flatMap((folder) => listLocalUploads(dirOf(folder)).map((name) => `${folder}/${name}`));
+/** An image's file under DATA_DIR from its name in a backup (`{folder}/{key}`). */
+const imageFileOf = (dataDir: string, name: string) => {
+  const [folder, ...key] = name.split("/");
+  return path.join(imageFolderOf(dataDir, folder as ImageFolder), ...key);
+};
 const secretsFileOf = (dataDir: string) => path.join(path.resolve(dataDir), "secrets.json");
 
 /** Takes a backup into `file` (a new file unless `force`); answers the manifest it wrote. */
@@ -78,26 +91,30 @@ export async function takeBackup(settings: BackupSettings & { file: string; forc
 
     const secrets = fs.existsSync(secretsFileOf(settings.dataDir));
     if (secrets) fs.copyFileSync(secretsFileOf(settings.dataDir), path.join(staging, "secrets.json"));
-    if (!settings.uploadsBucket && fs.existsSync(uploadsDirOf(settings.dataDir))) fs.symlinkSync(uploadsDirOf(settings.dataDir), path.join(staging, "uploads"), "dir");
+    for (const folder of settings.uploadsBucket ? [] : IMAGE_FOLDERS) {
+      const dir = imageFolderOf(settings.dataDir, folder);
+      if (fs.existsSync(dir)) fs.symlinkSync(dir, path.join(staging, folder), "dir");
+    }
     // After the database: an image its rows name was stored before the row (app/models/uploads.server.ts), so it is here.
     // One deleted meanwhile (an account leaving) fails the archive: listed again, it is left out.
     const partial = path.join(staging, "backup.tar.gz");
     const archive = async () => {
-      const files = settings.uploadsBucket ? [] : listLocalUploads(uploadsDirOf(settings.dataDir));
+      const files = settings.uploadsBucket ? [] : listImages((folder) => imageFolderOf(settings.dataDir, folder));
       const uploads: Manifest["uploads"] = settings.uploadsBucket
         ? { bucket: settings.uploadsBucket }
-        : { files: files.length, bytes: files.reduce((sum, name) => sum + fs.statSync(path.join(uploadsDirOf(settings.dataDir), name)).size, 0) };
+        : { files: files.length, bytes: files.reduce((sum, name) => sum + fs.statSync(imageFileOf(settings.dataDir, name)).size, 0) };
       const manifest: Manifest = { format: FORMAT, version: VERSION, createdAt: new Date().toISOString(), engine, database, tables, uploads, secrets };
       fs.writeFileSync(path.join(staging, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
       // 0600 from the start: it holds everyone's data, and the secrets.
       fs.writeFileSync(partial, "", { mode: 0o600 });
-      const entries = ["manifest.json", database.file, ...files.map((name) => `uploads/${name}`), ...(secrets ? ["secrets.json"] : [])];
+      const entries = ["manifest.json", database.file, ...files, ...(secrets ? ["secrets.json"] : [])];
       await tar.create({ gzip: true, file: partial, cwd: staging, portable: true }, entries);
       return manifest;
     };
     const manifest = await archive().catch((error: NodeJS.ErrnoException) => {
       const gone = error.path ?? "";
-      if (error.code === "ENOENT" && [path.join(staging, "uploads"), uploadsDirOf(settings.dataDir)].some((dir) => gone.startsWith(dir))) return archive();
+      const folders = IMAGE_FOLDERS.flatMap((folder) => [path.join(staging, folder), imageFolderOf(settings.dataDir, folder)]);
+      if (error.code === "ENOENT" && folders.some((dir) => gone.startsWith(dir))) return archive();
       throw error;
     });
     if ("bucket" in manifest.uploads) {
@@ -284,29 +301,27 @@ function printCheck(out: BackupSettings["out"], expected: RowCounts, actual: Row
 /** The backup's images, each checked against the hash it is named by, and whether they are all the manifest says. */
 function checkUploads(staging: string, manifest: Manifest) {
   if ("bucket" in manifest.uploads) return { files: [], damaged: [], ok: true };
-  const from = path.join(staging, "uploads");
-  const files = listLocalUploads(from);
+  const files = listImages((folder) => path.join(staging, folder));
   const damaged = files.filter((name) => {
     const hash = /([0-9a-f]{64})\.[a-z]+$/.exec(name)?.[1];
-    return hash !== createHash("sha256").update(fs.readFileSync(path.join(from, name))).digest("hex");
+    return hash !== createHash("sha256").update(fs.readFileSync(path.join(staging, name))).digest("hex");
   });
   return { files, damaged, ok: damaged.length === 0 && files.length === manifest.uploads.files };
 }
 
-/** Moves the backup's images into DATA_DIR/uploads. */
+/** Moves the backup's images into DATA_DIR/uploads and DATA_DIR/uploads-private. */
 function restoreUploads({ staging, dataDir, manifest, images, out }: { staging: string; dataDir: string; manifest: Manifest; images: ReturnType<typeof checkUploads>; out: BackupSettings["out"] }) {
   if ("bucket" in manifest.uploads) {
     out(`[restore] uploads: in the object store's bucket "${manifest.uploads.bucket}", not in this backup`);
     return;
   }
-  const to = uploadsDirOf(dataDir);
   for (const name of images.files) {
-    const target = path.join(to, name);
+    const target = imageFileOf(dataDir, name);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     // Named by their content: one already there is the same image.
-    if (!fs.existsSync(target)) fs.renameSync(path.join(staging, "uploads", name), target);
+    if (!fs.existsSync(target)) fs.renameSync(path.join(staging, name), target);
   }
-  out(`[restore] uploads: ${images.files.length} of ${manifest.uploads.files} files into ${to}, each matching its hash`);
+  out(`[restore] uploads: ${images.files.length} of ${manifest.uploads.files} files into ${uploadsDirOf(dataDir)} and ${imageFolderOf(dataDir, "uploads-private")}, each matching its hash`);
 }
 
 function readManifest(staging: string, file: string): Manifest {

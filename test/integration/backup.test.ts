@@ -127,16 +127,23 @@ const errorCode = async (response: Response) => ((await response.json().catch(()
 const refusedOtherwise = (failures: string[]) => failures.filter((failure) => !failure.endsWith(" 503 overloaded"));
 const overloaded = (failures: string[]) => failures.length - refusedOtherwise(failures).length;
 
-/** An image uploaded through the API; answers its URL and the bytes the server stored for it. */
-async function uploadImage(baseUrl: string, dataDir: string) {
+/**
+ * An image uploaded through the API; answers its key and the bytes the server stored for it: a post's in
+ * DATA_DIR/uploads, a chat picture's (private, ADR 069) in DATA_DIR/uploads-private.
+ */
+async function uploadImage(baseUrl: string, dataDir: string, type: "post" | "chat" = "post") {
   const member = await remoteMember(baseUrl, SECRET, "画像の人");
-  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 30, g: 140, b: 200 } } }).png().toBuffer();
+  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 30, g: type === "post" ? 140 : 90, b: 200 } } }).png().toBuffer();
   const form = new FormData();
-  form.append("type", "post");
+  form.append("type", type);
   form.append("file", new Blob([new Uint8Array(png)], { type: "image/png" }), "image.png");
   const response = await fetch(new URL("/api/uploads", baseUrl), { method: "POST", body: form, headers: { Authorization: `Bearer ${member.token}` } });
   expect(response.status).toBe(201);
   const { data } = (await response.json()) as { data: { url: string } };
+  if (type === "chat") {
+    const key = `chat/${fs.readdirSync(path.join(dataDir, "uploads-private", "chat"))[0]}`;
+    return { key, bytes: fs.readFileSync(path.join(dataDir, "uploads-private", key)) };
+  }
   const key = data.url.replace(/^\/uploads\//, "");
   return { key, bytes: fs.readFileSync(path.join(dataDir, "uploads", key)) };
 }
@@ -162,6 +169,7 @@ describe.skipIf(testEngine !== "pglite")("PGlite: db:backup while the app runs, 
   let source: string;
   let server: BuiltServer;
   let image: { key: string; bytes: Buffer };
+  let privateImage: { key: string; bytes: Buffer };
   let whileWriting: { file: string; manifest: RowCounts };
 
   beforeAll(async () => {
@@ -169,6 +177,7 @@ describe.skipIf(testEngine !== "pglite")("PGlite: db:backup while the app runs, 
     source = path.join(dir, "source");
     server = await startBuiltServer({ DATA_DIR: source, SEED: "demo", SUPABASE_JWT_SECRET: SECRET });
     image = await uploadImage(server.url, source);
+    privateImage = await uploadImage(server.url, source, "chat");
   }, 90_000);
 
   afterAll(async () => {
@@ -215,6 +224,7 @@ describe.skipIf(testEngine !== "pglite")("PGlite: db:backup while the app runs, 
       await copy.close();
     }
     expect(fs.readFileSync(path.join(target, "uploads", image.key)).equals(image.bytes)).toBe(true);
+    expect(fs.readFileSync(path.join(target, "uploads-private", privateImage.key)).equals(privateImage.bytes)).toBe(true);
     whileWriting = { file, manifest: manifest.tables };
     console.log(
       `[backup] pglite while writing: ${writers.acknowledged.orders.filter((order) => order.at > asked && order.at < done).length} orders acknowledged during the backup, ` +

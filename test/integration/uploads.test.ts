@@ -58,7 +58,7 @@ describe("POST /api/uploads", () => {
     expect(response.status).toBe(201);
     const { success, data } = await response.json();
     // Orientation 6 turns 3000 × 1200 upright to 1200 × 3000, then the longest side is capped: 819 × 2048.
-    expect({ success, data }).toEqual({ success: true, data: { url: expect.stringMatching(/^\/uploads\/post\/[0-9a-f]{64}\.jpg$/), width: 819, height: 2048 } });
+    expect({ success, data }).toEqual({ success: true, data: { id: expect.stringMatching(/^[0-9a-f-]{36}$/), url: expect.stringMatching(/^\/uploads\/post\/[0-9a-f]{64}\.jpg$/), width: 819, height: 2048 } });
 
     const { response: served, bytes } = await fetchServed(data.url);
     expect(served.status).toBe(200);
@@ -81,7 +81,7 @@ describe("POST /api/uploads", () => {
     const response = await upload(member, png, { filename: "photo.jpg", contentType: "image/jpeg" });
     expect(response.status).toBe(201);
     const { data } = await response.json();
-    expect(data).toEqual({ url: expect.stringMatching(/\.png$/), width: 40, height: 30 });
+    expect(data).toEqual({ id: expect.any(String), url: expect.stringMatching(/\.png$/), width: 40, height: 30 });
     const { response: served, bytes } = await fetchServed(data.url);
     expect(served.headers.get("content-type")).toBe("image/png");
     expect((await sharp(bytes).metadata()).format).toBe("png");
@@ -90,7 +90,7 @@ describe("POST /api/uploads", () => {
   it("an avatar is square-cropped, at most 512 px, and never enlarged", async () => {
     const big = await upload(member, await solid(1600, 900).webp().toBuffer(), { type: "avatar", filename: "me.webp", contentType: "image/webp" });
     expect(big.status).toBe(201);
-    expect((await big.json()).data).toEqual({ url: expect.stringMatching(/^\/uploads\/avatar\/[0-9a-f]{64}\.webp$/), width: 512, height: 512 });
+    expect((await big.json()).data).toEqual({ id: expect.any(String), url: expect.stringMatching(/^\/uploads\/avatar\/[0-9a-f]{64}\.webp$/), width: 512, height: 512 });
     const small = await upload(member, await solid(120, 80).gif().toBuffer(), { type: "avatar", filename: "me.gif", contentType: "image/gif" });
     expect(small.status).toBe(201);
     const { data } = await small.json();

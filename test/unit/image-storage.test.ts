@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createImageStorage, localUploadsDir, publicImagesOrigin } from "../../app/infra/storage";
+import { createImageStorage, localPrivateFile, localUploadsDir, privateImagesOrigin, publicImagesOrigin } from "../../app/infra/storage";
 import { keysOf } from "../../app/infra/storage/keys";
 import { temporaryFolders } from "../support/temp-dirs";
 
@@ -63,5 +63,28 @@ describe("publicImagesOrigin", () => {
     expect(publicImagesOrigin({ ...s3, S3_ENDPOINT: "https://minio.example.jp:9000" })).toBe("https://minio.example.jp:9000");
     expect(publicImagesOrigin({ ...s3, S3_ENDPOINT: "https://r2.example.jp", S3_FORCE_PATH_STYLE: false })).toBe("https://gm-images.r2.example.jp");
     expect(publicImagesOrigin({ ...s3, S3_PUBLIC_URL: "https://cdn.example.jp/images" })).toBe("https://cdn.example.jp");
+  });
+});
+
+describe("privateImagesOrigin (ADR 069)", () => {
+  const base = { DATA_DIR: "./data", SUPABASE_STORAGE_BUCKET: "uploads" };
+  const s3 = { ...base, S3_BUCKET: "gm-images", S3_ACCESS_KEY_ID: "key", S3_SECRET_ACCESS_KEY: "secret" };
+  it("names where signed URLs point: the bucket's own endpoint even behind a CDN, Supabase's URL, none on the local disk", () => {
+    expect(privateImagesOrigin(base)).toBeUndefined();
+    expect(privateImagesOrigin({ ...base, SUPABASE_URL: "https://abc.supabase.co" })).toBe("https://abc.supabase.co");
+    expect(privateImagesOrigin({ ...s3, S3_PUBLIC_URL: "https://cdn.example.jp/images" })).toBe("https://gm-images.s3.us-east-1.amazonaws.com");
+    expect(privateImagesOrigin({ ...s3, S3_ENDPOINT: "https://minio.example.jp:9000", S3_PUBLIC_URL: "https://cdn.example.jp" })).toBe("https://minio.example.jp:9000");
+    expect(privateImagesOrigin({ ...s3, S3_ENDPOINT: "https://r2.example.jp", S3_FORCE_PATH_STYLE: false })).toBe("https://gm-images.r2.example.jp");
+  });
+});
+
+describe("localPrivateFile (ADR 069)", () => {
+  it("is the file of a private reference under DATA_DIR/uploads-private, and nothing for anything else", () => {
+    const DATA_DIR = tempDir();
+    const chatKey = `chat/${"b".repeat(64)}.jpg`;
+    expect(localPrivateFile({ DATA_DIR }, `private:${chatKey}`)).toBe(path.join(path.resolve(DATA_DIR), "uploads-private", chatKey));
+    for (const other of [`/uploads/${chatKey}`, chatKey, "private:../secrets.json", `private:chat/${"b".repeat(63)}.jpg`, "private:chat/x.svg"]) {
+      expect(localPrivateFile({ DATA_DIR }, other), other).toBeNull();
+    }
   });
 });

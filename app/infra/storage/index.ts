@@ -4,7 +4,8 @@ import { localDiskStorage } from "./local";
 import { s3PublicBase, s3Storage, type S3Settings } from "./s3";
 import { supabaseStorage } from "./supabase";
 
-export { listLocalUploads, LOCAL_UPLOADS_PATH, localUploadsDir, localUploadUrl } from "./local";
+export { listLocalUploads, LOCAL_UPLOADS_PATH, localPrivateFile, localPrivateUploadsDir, localUploadsDir, localUploadUrl } from "./local";
+export { contentTypeOf } from "./keys";
 export type { Visibility } from "./keys";
 export type { ImageStorage } from "./types";
 
@@ -15,6 +16,16 @@ export function createImageStorage(config: StorageConfig): ImageStorage {
   if (config.S3_BUCKET) return s3Storage({ ...config, S3_BUCKET: config.S3_BUCKET });
   if (config.SUPABASE_URL) return supabaseStorage({ ...config, SUPABASE_URL: config.SUPABASE_URL });
   return localDiskStorage(config);
+}
+
+/**
+ * The origin private images' signed URLs point at (the CSP's img-src lists it; ADR 069): the bucket's own endpoint on
+ * S3 (not S3_PUBLIC_URL, a CDN that cannot check a signature), Supabase's; none on the local disk, which serves them itself.
+ */
+export function privateImagesOrigin(config: StorageConfig): string | undefined {
+  if (config.S3_BUCKET) return new URL(s3PublicBase({ ...config, S3_BUCKET: config.S3_BUCKET, S3_PUBLIC_URL: undefined })).origin;
+  if (config.SUPABASE_URL) return new URL(config.SUPABASE_URL).origin;
+  return undefined;
 }
 
 /** The origin public images are read from when it is not the app's own (the CSP's img-src lists it), by the same precedence. */

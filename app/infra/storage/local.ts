@@ -34,6 +34,15 @@ export function listLocalUploads(root: string): string[] {
 /** Private images: beside the served folder, never under it; the app is to serve them itself after its check (ADR 066). */
 export const localPrivateUploadsDir = (config: Pick<AppConfig, "DATA_DIR">) => path.join(path.resolve(config.DATA_DIR), "uploads-private");
 
+/**
+ * The file of a private object on the local disk (`private:{key}`, what `put` answered), for the app to serve after its
+ * permission check; null for anything that is not a private reference.
+ */
+export function localPrivateFile(config: Pick<AppConfig, "DATA_DIR">, reference: string): string | null {
+  const [stored] = keysOf([reference]);
+  return stored?.visibility === "private" ? path.join(localPrivateUploadsDir(config), stored.key) : null;
+}
+
 export function localDiskStorage(config: Pick<AppConfig, "DATA_DIR">): ImageStorage {
   const roots = { public: localUploadsDir(config), private: localPrivateUploadsDir(config) };
   return {

@@ -2,6 +2,8 @@
 export const CHAT_ROOMS_PAGE_SIZE = 20;
 export const CHAT_MESSAGES_PAGE_SIZE = 30;
 export const CHAT_MESSAGE_MAX = 1000;
+/** An image message's caption. */
+export const CHAT_CAPTION_MAX = 500;
 export const CHAT_ROOM_NAME_MAX = 50;
 export const CHAT_GROUP_MAX_PARTICIPANTS = 20;
 /**

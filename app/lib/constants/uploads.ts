@@ -13,3 +13,9 @@ export const UPLOAD_FORM_MAX_FIELDS = 10;
 export const UPLOAD_FORM_OVERHEAD_BYTES = 64 * 1024;
 /** Stored images are named by their content's hash, so a URL's bytes never change: cached for a year. */
 export const UPLOAD_CACHE_MAX_AGE_SECONDS = 365 * 24 * 3600;
+/** A chat picture's small variant, for thumbnails in the room (docs/product.md#chat): this wide at most. */
+export const CHAT_IMAGE_SMALL_WIDTH = 480;
+/** A private picture served by the app (/media on local disk): the browser may keep it this long, for this person only. */
+export const MEDIA_CACHE_MAX_AGE_SECONDS = 3600;
+/** A private picture handed out by an object store: its signed URL reads it for this long. */
+export const MEDIA_SIGNED_URL_SECONDS = 300;

@@ -6,3 +6,7 @@ export const userNotFound = "ユーザーが見つかりません";
 export const sendFailed = "メッセージを送信できませんでした。もう一度お試しください";
 /** The same message id came with another text or room: an app's mistake, never a person's. */
 export const clientIdReused = "送信内容を確認できませんでした。ページを再読み込みしてからもう一度お試しください";
+/** The picture's upload is not the sender's (or does not exist): said like any other thing one cannot see. */
+export const uploadNotFound = "画像が見つかりません。もう一度選択してください";
+export const uploadUsed = "この画像はすでに送信されています。もう一度選択してください";
+export const imageLabel = "画像";

@@ -47,7 +47,6 @@ export const unknownOs = "不明な端末";
 // What a push says (title, a short body).
 export const chatTitle = (sender: string) => `${sender}さんからのメッセージ`;
 export const groupChatTitle = (room: string, sender: string) => `${room}（${sender}さん）`;
-export const chatImage = "画像が送信されました";
 export const postTitle = (author: string) => `${author}さんが投稿しました`;
 export const postImage = "画像が投稿されました";
 /** A subscriber-only post is announced without a word of it: the lock screen is not the subscription. */

@@ -8,7 +8,10 @@ import type { ChatMessage } from "~/models/chat.server";
 
 export interface ChatSendBody {
   roomId: string;
+  /** Text, or a picture's upload id (`messageType` IMAGE) with its caption in `metadata`. */
   content: string;
+  messageType?: "TEXT" | "IMAGE";
+  metadata?: { caption: string } | null;
   /** Made once per message (`newClientId`): every try of the message carries it, and the server stores it once. */
   clientId: string;
   /** The sender confirmed the off-platform payment warning (docs/product.md#trust-and-safety). */

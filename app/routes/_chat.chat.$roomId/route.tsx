@@ -1,5 +1,5 @@
-import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Suspense } from "react";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { roomTitle } from "~/components/chat-view";
@@ -7,19 +7,22 @@ import { HiddenBadge, ReportLink } from "~/components/moderation-slots";
 import { OffPlatformNotice, OffPlatformWarningDialog } from "~/components/off-platform-warning";
 import { Avatar } from "~/components/presence";
 import { requireProfile } from "~/http/auth.server";
-import { readFormData } from "~/http/forms.server";
 import { CHAT_MESSAGE_MAX } from "~/lib/constants";
 import { chatErrorMessage } from "~/lib/error-messages";
-import { messages as text } from "~/lib/messages";
+import { imageLabel } from "~/lib/messages/chat";
 import * as offPlatformText from "~/lib/messages/off-platform";
 import { pageMeta } from "~/lib/meta";
 import { looksLikeOffPlatformPayment } from "~/lib/off-platform";
 import { parseParams, parseQuery } from "~/lib/params";
 import { formatDateTime, isoString } from "~/lib/time";
-import { roomPageQuerySchema, sendMessageSchema } from "~/lib/validation/chat";
+import { roomPageQuerySchema } from "~/lib/validation/chat";
 import { uuidParam } from "~/lib/validation/fields";
 import { ChatError, getRoom, listMessages, markRead, type ChatMessage } from "~/models/chat.server";
+import { forgetUnsentPicture } from "~/models/uploads.server";
+import { ChatPicture } from "./chat-picture";
+import { readRoomForm } from "./room-form.server";
 import { useChatRoom } from "./use-chat-room";
+import { PictureView } from "./use-picture-send";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.title ?? "チャット");
 
@@ -48,21 +51,27 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 /**
- * Without JavaScript the message form posts here and comes back to the room. A text that looks like an off-platform
+ * Without JavaScript the message form posts here and comes back to the room; with a picture (multipart) the picture
+ * is stored and sent in the same request, the text its caption (./room-form.server.ts). A text that looks like an off-platform
  * payment (docs/product.md#trust-and-safety) and lacks the confirmation field stores nothing and comes back (200) with the warning, the
  * text, and a 「このまま送信する」 form that posts it again with the field.
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const { roomId } = parseParams(paramsSchema, params, request);
   const { user } = await loadRoom(request, context, roomId);
-  const formData = await readFormData(request);
-  formData.set("roomId", roomId);
-  const submission = parseWithZod(formData, { schema: sendMessageSchema });
-  if (submission.status !== "success") return data({ error: submission.error?.content?.[0] ?? text.validation.checkInput }, { status: 400 });
-  const { offPlatformConfirmed, ...message } = submission.value;
-  if (!offPlatformConfirmed && looksLikeOffPlatformPayment(message.content)) return { offPlatform: { content: message.content, clientId: message.clientId } };
+  const form = await readRoomForm({ request, context, userId: user.id, roomId });
+  if ("error" in form) return data({ error: form.error }, { status: form.status });
+  if ("alreadySent" in form) throw redirect(`/chat/${roomId}`);
+  const { offPlatformConfirmed, ...message } = form.message;
+  if (!offPlatformConfirmed && message.messageType === "TEXT" && looksLikeOffPlatformPayment(message.content)) {
+    return { offPlatform: { content: message.content, clientId: message.clientId } };
+  }
   const outcome = await context.chat.send({ senderId: user.id, sessionId: user.sessionId, ...message });
-  if ("refusal" in outcome) return data({ error: chatErrorMessage(outcome.refusal.code) }, { status: outcome.refusal.status });
+  if ("refusal" in outcome) {
+    // A refused message leaves nothing behind: not the picture this form stored for it either.
+    if (form.storedPicture) await forgetUnsentPicture({ db: context.db, storage: context.storage, userId: user.id, uploadId: form.storedPicture });
+    return data({ error: chatErrorMessage(outcome.refusal.code) }, { status: outcome.refusal.status });
+  }
   throw redirect(`/chat/${roomId}`);
 }
 
@@ -73,7 +82,7 @@ export default function ChatRoomPage() {
   const actionError = actionData && "error" in actionData ? actionData.error : undefined;
   const offPlatformPage = actionData && "offPlatform" in actionData ? actionData.offPlatform : undefined;
   const roomId = loaded.room.id;
-  const { shown, olderThan, sendError, offPlatformWarning, composer, bottom, olderLink, send, loadOlder, resend, discard } = useChatRoom(loaded);
+  const { shown, olderThan, sendError, offPlatformWarning, picture, composer, bottom, olderLink, send, loadOlder, resend, discard } = useChatRoom(loaded);
   const otherPerson = loaded.room.type === "DIRECT" ? loaded.room.participants.find((p) => p.uid !== loaded.viewerId) : undefined;
   return (
     <section aria-labelledby="room-title" className="flex w-full flex-col">
@@ -122,7 +131,15 @@ export default function ChatRoomPage() {
                 >
                   {mine ? null : <p className="text-xs font-semibold text-slate-500">{message.sender.displayName}</p>}
                   {message.hidden ? <HiddenBadge /> : null}
-                  <p className="whitespace-pre-wrap break-words">{message.content}</p>
+                  {message.messageType !== "IMAGE" ? (
+                    <p className="whitespace-pre-wrap break-words">{message.content}</p>
+                  ) : message.preview ? (
+                    <Suspense fallback={null}>
+                      <PictureView message={message} label={imageLabel} />
+                    </Suspense>
+                  ) : (
+                    <ChatPicture message={message} />
+                  )}
                   {message.failed ? (
                     <p className="mt-1 flex flex-wrap items-center justify-end gap-2 text-xs" role="alert">
                       <span>送信できませんでした</span>
@@ -170,7 +187,7 @@ export default function ChatRoomPage() {
       {offPlatformWarning ? (
         <OffPlatformWarningDialog content={offPlatformWarning.content} onConfirm={offPlatformWarning.confirm} onCancel={offPlatformWarning.cancel} />
       ) : null}
-      <Form method="post" onSubmit={send} className="border-t border-slate-200 bg-white p-3" data-composer="">
+      <Form method="post" encType="multipart/form-data" onSubmit={send} className="border-t border-slate-200 bg-white p-3" data-composer="">
         {actionError || sendError ? (
           <p role="alert" className="mb-2 text-sm text-red-600">
             {sendError ?? actionError}
@@ -181,11 +198,20 @@ export default function ChatRoomPage() {
             メッセージ
           </label>
           <input type="hidden" name="clientId" value={loaded.clientId} />
-          <textarea ref={composer} id="chat-content" name="content" rows={2} defaultValue={offPlatformPage?.content} maxLength={CHAT_MESSAGE_MAX} required className="field-input flex-1 resize-none" placeholder="メッセージを入力" />
+          <textarea ref={composer} id="chat-content" name="content" rows={2} defaultValue={offPlatformPage?.content} maxLength={CHAT_MESSAGE_MAX} onPaste={picture.onPaste} className="field-input flex-1 resize-none" placeholder="メッセージを入力" />
           <button type="submit" className="btn-primary self-end">
             送信
           </button>
         </div>
+        <p className="mt-2 flex flex-wrap items-center gap-2 text-sm text-slate-700">
+          <label htmlFor="chat-picture">画像を添付（メッセージは画像の説明に）</label>
+          <input ref={picture.fileInput} id="chat-picture" type="file" name="file" accept="image/*" onChange={picture.onFileChange} className="max-w-full text-sm" />
+        </p>
+        {picture.chosen ? (
+          <Suspense fallback={null}>
+            <PictureView file={picture.chosen} onClear={picture.clear} />
+          </Suspense>
+        ) : null}
       </Form>
     </section>
   );

@@ -1,8 +1,11 @@
 import type { ChatMessage } from "~/models/chat.server";
 import type { ChatSendBody } from "./chat-outbox";
 
-/** A message on screen: stored, or still in the outbox (送信中), or given up on (`failed`: 「再送」 sends it again). */
-export type ShownMessage = ChatMessage & { pending?: boolean; failed?: boolean };
+/**
+ * A message on screen: stored, or still in the outbox (送信中), or given up on (`failed`: 「再送」 sends it again). A
+ * picture being sent shows the chosen file (`preview`, an object URL) and how much of it is uploaded (`progress`, 0–1).
+ */
+export type ShownMessage = ChatMessage & { pending?: boolean; failed?: boolean; preview?: string; progress?: number };
 
 /** Still the sender's own copy: in the outbox or failed, not stored yet. */
 const waiting = (message: ShownMessage) => Boolean(message.pending || message.failed);
@@ -31,8 +34,8 @@ export const pendingMessage = (body: ChatSendBody, localId: number, viewerId: st
   id: localId,
   clientId: body.clientId,
   content: body.content,
-  messageType: "TEXT",
-  metadata: null,
+  messageType: body.messageType ?? "TEXT",
+  metadata: body.metadata ?? null,
   chatRoomId: body.roomId,
   sender: { uid: viewerId, supabaseId: viewerId, displayName: "", avatar: null },
   createdAt: now.toISOString(),
@@ -40,7 +43,7 @@ export const pendingMessage = (body: ChatSendBody, localId: number, viewerId: st
 });
 
 /** The waiting copy of the message with `clientId`, changed (sending again, or failed); stored messages untouched. */
-export const markWaiting = (list: readonly ShownMessage[], clientId: string, change: Pick<ShownMessage, "pending" | "failed">): ShownMessage[] =>
+export const markWaiting = (list: readonly ShownMessage[], clientId: string, change: Partial<ShownMessage>): ShownMessage[] =>
   list.map((message) => (message.clientId === clientId && message.id < 0 ? { ...message, ...change } : message));
 
 /** Without the waiting copy of the message with `clientId` (refused, or 「取り消す」); its stored copy, if any, stays. */

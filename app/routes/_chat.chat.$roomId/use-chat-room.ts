@@ -11,6 +11,7 @@ import type { ChatMessage } from "~/models/chat.server";
 import { untilAnswered } from "./catch-up";
 import { ChatSendError, createChatOutbox, newClientId, type ChatSendBody } from "./chat-outbox";
 import { inOrder, markWaiting, oldestStored, pendingMessage, withoutWaiting, type ShownMessage } from "./shown-messages";
+import { usePictureSend } from "./use-picture-send";
 
 /** What the room's loader gave the page: the room, a page of its messages, and whose screen this is. */
 export interface LoadedRoom {
@@ -119,7 +120,7 @@ export function useChatRoom(loaded: LoadedRoom) {
       // Refused (a rule): the text goes back to the composer, unless something new is being typed there.
       setShown((current) => withoutWaiting(current, body.clientId));
       sent.current.delete(body.clientId);
-      if (composer.current && !composer.current.value) composer.current.value = body.content;
+      if (composer.current && !composer.current.value) composer.current.value = body.messageType === "IMAGE" ? (body.metadata?.caption ?? "") : body.content;
       setSendError(error instanceof Error ? error.message : text.api.failed);
     }
   };
@@ -133,11 +134,17 @@ export function useChatRoom(loaded: LoadedRoom) {
     return sendBody(body);
   };
 
+  const picture = usePictureSend({ roomId, viewerId, nextLocalId: () => localId.current--, setShown, sendBody, setSendError });
+
   /** The composer's submit with JavaScript: checked here, then sent by the outbox instead of the form's post. */
   const send = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
-    const content = String(new FormData(form).get("content") ?? "").trim();
+    const fields = new FormData(form);
+    const content = String(fields.get("content") ?? "").trim();
+    const file = fields.get("file");
+    // A picture: uploaded with its progress shown, then sent like a text; the text is its caption.
+    if (file instanceof File && file.size > 0) return picture.sendPicture(form, file, content);
     if (!content) return setSendError(text.chat.emptyMessage);
     setSendError(null);
     if (looksLikeOffPlatformPayment(content)) return setWarning({ content, form });
@@ -173,6 +180,7 @@ export function useChatRoom(loaded: LoadedRoom) {
     olderThan: hasMore ? oldest : undefined,
     sendError,
     offPlatformWarning,
+    picture,
     composer,
     bottom,
     olderLink,

@@ -7,6 +7,9 @@ export type ChatRoomType = "DIRECT" | "GROUP" | "BOOKING";
 export type ChatMessageType = "TEXT" | "IMAGE" | "ticket_purchased" | "ticket_cancelled" | "SYSTEM";
 export interface ChatMessageMetadata {
   caption?: string | null;
+  /** An image message's picture, in pixels (its upload's), so a page sets the thumbnail's box before it arrives. */
+  width?: number;
+  height?: number;
   type?: string;
   buyerId?: string;
 }
@@ -46,4 +49,6 @@ export interface ChatMessagesTable {
   hidden_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** The id the sender's app made for it, so that a retry is stored once (ADR 051); null for the app's own. */
   client_id: ColumnType<string | null, string | null | undefined, never>;
+  /** An image message's picture (its content names it too): one message per upload. */
+  upload_id: ColumnType<string | null, string | null | undefined, never>;
 }

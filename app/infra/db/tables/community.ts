@@ -53,6 +53,8 @@ export interface UploadsTable {
   width: number;
   height: number;
   bytes: number;
+  /** A chat picture's small variant for thumbnails (a private reference like `url`); null for the other kinds. */
+  variant_url: ColumnType<string | null, string | null | undefined, never>;
   created_at: CreatedAt;
 }
 

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { formBody, formExample, get, jsonBody, jsonExample, nastyString, NUL, post, queryString, type Row, segment, text } from "../generators";
+import { fileForm, formBody, formExample, get, jsonBody, jsonExample, nastyString, NUL, post, queryString, type Row, segment, text, uuidLike } from "../generators";
 
 /** Chat: the /api/chat routes and the chat pages' forms and queries. */
 export const chatRows: Row[] = [
@@ -30,6 +30,27 @@ export const chatRows: Row[] = [
     ],
   },
   {
+    // An image message: an upload id (nobody's, or not a uuid) and a caption.
+    route: "routes/api.chat.messages",
+    method: "POST",
+    as: "bearer",
+    request: (ctx) =>
+      post(
+        "/api/chat/messages",
+        jsonBody({
+          roomId: fc.constant(ctx.roomId),
+          content: fc.oneof(uuidLike, text("not-an-upload")),
+          messageType: fc.constant("IMAGE"),
+          metadata: fc.oneof(fc.constant(null), fc.record({ caption: text("ランク上がった") })),
+          clientId: fc.oneof(uuidLike, text("x")),
+        }),
+      ),
+    examples: (ctx) => [
+      jsonExample("/api/chat/messages", { roomId: ctx.roomId, messageType: "IMAGE", content: "7f1b8a52-4f7a-4d0e-9a51-2f5c6f0a1e11", metadata: { caption: `見${NUL}て` } }),
+      jsonExample("/api/chat/messages", { roomId: ctx.roomId, messageType: "IMAGE", content: "7f1b8a52-4f7a-4d0e-9a51-2f5c6f0a1e11", metadata: { caption: "あ".repeat(501) } }),
+    ],
+  },
+  {
     route: "routes/api.chat.rooms.$roomId.mark-read",
     method: "POST",
     as: "bearer",
@@ -55,6 +76,17 @@ export const chatRows: Row[] = [
     request: (ctx) => segment(ctx.roomId).chain((id) => post(`/chat/${id}`, formBody({ content: text("フォームから\r\n失礼します") }))),
     examples: (ctx) => [formExample(`/chat/${ctx.roomId}`, { content: `フォーム${NUL}` })],
   },
+  {
+    // The plain form with a picture (multipart): the file judged by its bytes, the text its caption. An upload attempt
+    // counts towards the upload limit even when refused.
+    route: "routes/_chat.chat.$roomId",
+    method: "POST",
+    as: "cookie",
+    refusalWrites: ["rate_limit_windows"],
+    request: (ctx) => segment(ctx.roomId).chain((id) => post(`/chat/${id}`, fileForm("file", { content: text("スクショです"), clientId: fc.oneof(uuidLike, text("x")) }))),
+  },
+  { route: "routes/media.$uploadId", method: "GET", as: "cookie", request: () => uuidLike.chain((id) => segment(id)).chain((id) => get(`/media/${id}`, queryString({ x: nastyString }))) },
+  { route: "routes/media.$uploadId.small", method: "GET", as: "bearer", request: () => uuidLike.chain((id) => segment(id)).chain((id) => get(`/media/${id}/small`)) },
   { route: "routes/_chat.chat.$roomId", method: "GET", as: "cookie", request: (ctx) => get(`/chat/${ctx.roomId}`, queryString({ before: fc.constantFrom("1", "100") })) },
   { route: "routes/_chat.chat._index", method: "GET", as: "cookie", request: (ctx) => get("/chat", queryString({ page: fc.constantFrom("0", "1"), with: fc.constant(ctx.otherId) })) },
 ];

@@ -1,0 +1,36 @@
+import { sql } from "kysely";
+import type { Database } from "~/infra/db/tables";
+import { visibleTo } from "./chat.server";
+
+/** Which picture of an upload: the full one, or its thumbnail. */
+export type MediaSize = "full" | "small";
+
+/**
+ * A private picture as `viewerId` may see it (ADR 069), or undefined: its uploader, and the members of the room of
+ * the message that shows it (a message the operators hid: its sender only). Anyone else, like a signed-out visitor,
+ * learns nothing, not even that it exists. Answers the stored reference of the size asked for and its content type.
+ */
+export async function findViewableMedia({ db, viewerId, uploadId, size }: { db: Database; viewerId: string; uploadId: string; size: MediaSize }) {
+  const row = await db
+    .selectFrom("uploads as up")
+    .select(["up.url", "up.variant_url", "up.content_type"])
+    .where("up.id", "=", uploadId)
+    .where("up.url", "like", "private:%")
+    .where((eb) =>
+      eb.or([
+        eb("up.owner_id", "=", viewerId),
+        eb.exists(
+          eb
+            .selectFrom("chat_messages as m")
+            .innerJoin("chat_participants as p", "p.room_id", "m.room_id")
+            .select(sql`1`.as("one"))
+            .whereRef("m.upload_id", "=", "up.id")
+            .where("p.user_id", "=", viewerId)
+            .where(visibleTo(viewerId)),
+        ),
+      ]),
+    )
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return { reference: size === "small" ? (row.variant_url ?? row.url) : row.url, contentType: row.content_type };
+}
