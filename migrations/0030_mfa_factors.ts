@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * TOTP factors of the embedded auth server (issue 48, ADR 063), as GoTrue's models/factor.go, challenge.go and
+ * TOTP factors of the embedded auth server (ADR 063), as GoTrue's models/factor.go, challenge.go and
  * sessions.go keep them:
  * - `auth_mfa_factors`: a user's authenticator app, `unverified` until a code from it was verified once. Its TOTP
  *   secret (base32) is kept as GoTrue keeps it without encryption; it never leaves the server after enrolment and is

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Two-step verification in the app (issue 48, part 3; ADR 064):
+ * Two-step verification in the app (ADR 064):
  * - `mfa_recovery_codes`: ten single-use codes per account, made when an authenticator app is confirmed and shown
  *   once. Only their SHA-256 is kept (a code is 50 random bits, so a hash needs no salt or stretching to be
  *   unguessable from the table); `used_at` spends one. A new set replaces the old one.

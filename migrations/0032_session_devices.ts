@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * The devices a user is signed in on (issue 48, 「ログイン中の端末」 in /settings/security), as GoTrue's sessions table
+ * The devices a user is signed in on (「ログイン中の端末」 in /settings/security, ADR 064), as GoTrue's sessions table
  * keeps them: `auth_sessions.user_agent` and `ip`, what the browser said it was and where it came from when the
  * session began, null for sessions begun before this migration (or a client that sent none). Both are written once,
  * never trusted for anything but a label the user reads.

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * The foundation of the operators' desk (issue 50, ADR 068):
+ * The foundation of the operators' desk (ADR 068):
  *
  * - `auth_users.app_metadata`: GoTrue's `raw_app_meta_data`, what the account's owner cannot change (PUT /user refuses
  *   it). The operators' roles live there as `{"roles": ["moderator" | "finance" | "admin", …]}`, granted and revoked

@@ -2,7 +2,7 @@ import type { Selectable } from "kysely";
 import type { Database, OperatorActionKind, OperatorAuditTable, OperatorTargetType } from "~/infra/db/tables";
 
 /**
- * The operators' audit trail (`operator_audit`, issue 50, ADR 068): one row per operator action, from the command line
+ * The operators' audit trail (`operator_audit`, ADR 068): one row per operator action, from the command line
  * or the desk, written by `recordOperatorAction` inside the transaction of the action itself, so a row exists exactly
  * when its action happened. The database refuses to change or delete a row (a trigger), whoever asks.
  */

@@ -6,7 +6,7 @@ import { mergeAppMetadata, readAppMetadata } from "./auth/users.server";
 import { recordOperatorAction, type Operator } from "./operator-audit.server";
 
 /**
- * The operators' roles (issue 50, ADR 068), held in the auth user's `app_metadata.roles`, the part of an account its
+ * The operators' roles (ADR 068), held in the auth user's `app_metadata.roles`, the part of an account its
  * owner cannot change: `moderator` decides reports and sanctions, `finance` handles payouts, `admin` both and the
  * roles. They are granted and revoked only from the command line (`npm run operators`), each change one transaction
  * with its row in the audit trail.

@@ -1,6 +1,7 @@
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import sharp from "sharp";
 import { createUser, expect, login, test, waitForHydration } from "./fixtures";
+import { atDesktop, matrix } from "./matrix";
 
 /**
  * Pictures in chat (docs/product.md#chat, ADR 069): sent from the room's form without JavaScript and with it, at a
@@ -38,7 +39,8 @@ for (const viewport of [
   { width: 360, height: 740 },
   { width: 1280, height: 800 },
 ]) {
-  test.describe(`${viewport.width} px`, () => {
+  // The desktop's runs repeat the phone's (@matrix, `npm test -- --all`'s: ADR 067).
+  test.describe(`${viewport.width} px`, matrix(atDesktop(viewport)), () => {
     test.use({ viewport });
 
     test.describe("without JavaScript", () => {

@@ -8,7 +8,7 @@ import { PASSWORD, uniqueEmail } from "../support/auth";
 import { startTestServer, type TestServer } from "../support/server";
 
 /**
- * TOTP factors (issue 48, ADR 063): supabase-js's `auth.mfa` against the embedded auth server, answered as GoTrue's
+ * TOTP factors (ADR 063): supabase-js's `auth.mfa` against the embedded auth server, answered as GoTrue's
  * mfa.go answers, with the replay and rate-limit rules beyond it. Each test signs in from its own client address
  * (X-Forwarded-For behind a trusted proxy), so the per-address limits of one test do not reach the next.
  */

@@ -19,7 +19,7 @@ import type { Database } from "../../app/infra/db/tables";
 import { startTestServer, type TestServer } from "../support/server";
 
 /**
- * The foundation of the operators' desk (issue 50, ADR 068) on whichever engine the run uses: roles in the auth user's
+ * The foundation of the operators' desk (ADR 068) on whichever engine the run uses: roles in the auth user's
  * app_metadata, granted and revoked only through `npm run operators` with a reason; every operator command's action
  * leaves exactly one row in `operator_audit`, in the action's own transaction, and a refused one none; the database
  * refuses to change or delete the trail; the trail's filters and pages.

@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from "../support/server";
 import { runTwoStepCommand } from "../../server/two-step-command";
 
 /**
- * 二段階認証 in the app (issue 48 part 3, ADR 064), as a browser without JavaScript uses it: plain form posts to
+ * 二段階認証 in the app (ADR 064), as a browser without JavaScript uses it: plain form posts to
  * /settings/security and /login/mfa with the session cookies. Enrolment reads the key from the page as a person would
  * type it into their app; a sign-in then owes its second step, and until it is given the session is signed out for
  * every page and 403 `insufficient_aal` for the API, money included.
