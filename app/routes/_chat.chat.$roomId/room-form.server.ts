@@ -24,15 +24,19 @@ const present = (entries: Iterable<[string, FormDataEntryValue]>): Record<string
  * by its bytes, re-encoded, rate-limited) and the text as its caption, in the same request. A form posted again
  * after a lost answer (its client id already stored, ADR 051) stores nothing more, not even the picture.
  */
-export async function readRoomForm({ request, context, userId, roomId }: { request: Request; context: AppLoadContext; userId: string; roomId: string }): Promise<RoomFormOutcome> {
-  if (!/^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "")) return parsed({ ...present((await readFormData(request)).entries()), roomId });
-  let form;
+export async function readRoomForm(args: { request: Request; context: AppLoadContext; userId: string; roomId: string }): Promise<RoomFormOutcome> {
   try {
-    form = await readUploadForm(request, { maxFileBytes: UPLOAD_MAX_BYTES });
+    return await readForm(args);
   } catch (error) {
+    // The body over its limit, or the picture refused by the pipeline: said as the uploads route says it.
     if (error instanceof UploadError) return { error: error.message, status: error.status };
     throw error;
   }
+}
+
+async function readForm({ request, context, userId, roomId }: { request: Request; context: AppLoadContext; userId: string; roomId: string }): Promise<RoomFormOutcome> {
+  if (!/^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "")) return parsed({ ...present((await readFormData(request)).entries()), roomId });
+  const form = await readUploadForm(request, { maxFileBytes: UPLOAD_MAX_BYTES });
   const fields: Record<string, string> = { ...present(form.fields.entries()), roomId };
   if (!form.file) return parsed(fields);
   const { content: caption, ...rest } = fields;
@@ -40,13 +44,8 @@ export async function readRoomForm({ request, context, userId, roomId }: { reque
   const precheck = parsed({ ...rest, messageType: "IMAGE", content: crypto.randomUUID(), metadata: { caption } });
   if ("error" in precheck) return precheck;
   if (precheck.message.clientId && (await hasSent(context.db, { senderId: userId, clientId: precheck.message.clientId }))) return { alreadySent: true };
-  try {
-    const picture = await acceptUpload({ db: context.db, storage: context.storage, userId, kind: "chat", bytes: form.file.bytes });
-    return { message: { ...precheck.message, content: picture.id }, storedPicture: picture.id };
-  } catch (error) {
-    if (error instanceof UploadError) return { error: error.message, status: error.status };
-    throw error;
-  }
+  const picture = await acceptUpload({ db: context.db, storage: context.storage, userId, kind: "chat", bytes: form.file.bytes });
+  return { message: { ...precheck.message, content: picture.id }, storedPicture: picture.id };
 }
 
 function parsed(input: Record<string, unknown>): Parsed {
