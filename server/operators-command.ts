@@ -1,8 +1,9 @@
 import { parseArgs } from "node:util";
 import type { Database } from "../app/infra/db/tables";
+import { OPERATOR_ROLES, type OperatorRole } from "../app/lib/constants";
 import { emailText } from "../app/lib/validation/fields";
 import type { Operator } from "../app/models/operator-audit.server";
-import { grantRole, isOperatorRole, listOperators, OPERATOR_ROLES, OperatorError, revokeRole, type OperatorRole, type RoleStore } from "../app/models/operators.server";
+import { grantRole, isOperatorRole, listOperators, OperatorError, revokeRole, type RoleStore } from "../app/models/operators.server";
 import { shellOperator } from "./operator-cli";
 
 /**

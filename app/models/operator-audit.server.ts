@@ -1,5 +1,6 @@
 import type { Selectable } from "kysely";
 import type { Database, OperatorActionKind, OperatorAuditTable, OperatorTargetType } from "~/infra/db/tables";
+import { OPERATOR_AUDIT_PAGE_MAX } from "~/lib/constants";
 
 /**
  * The operators' audit trail (`operator_audit`, ADR 068): one row per operator action, from the command line
@@ -41,8 +42,6 @@ export async function recordOperatorAction(trx: Database, { operator, kind, targ
     .returningAll()
     .executeTakeFirstOrThrow();
 }
-
-export const OPERATOR_AUDIT_PAGE_MAX = 100;
 
 /**
  * A page of the trail, newest first, narrowed by any of operator, target and kind: at most `limit` rows older than

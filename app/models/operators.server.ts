@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { HostedAppMetadata } from "~/infra/auth/hosted-admin";
 import type { Database } from "~/infra/db/tables";
+import { OPERATOR_ROLES, type OperatorRole } from "~/lib/constants";
 import { DomainError } from "~/lib/domain-error";
 import { mergeAppMetadata, readAppMetadata } from "./auth/users.server";
 import { recordOperatorAction, type Operator } from "./operator-audit.server";
@@ -14,9 +15,6 @@ import { recordOperatorAction, type Operator } from "./operator-audit.server";
  * Where they are kept is a `RoleStore`: the embedded auth's `auth_users.app_metadata` (SQL in the transaction), or
  * hosted GoTrue's through its admin API, called inside the transaction so that a refusal there rolls the trail back.
  */
-
-export const OPERATOR_ROLES = ["moderator", "finance", "admin"] as const;
-export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 
 export const isOperatorRole = (value: unknown): value is OperatorRole => OPERATOR_ROLES.includes(value as OperatorRole);
 

@@ -12,3 +12,11 @@ export const REPORTS_PER_DAY = 20;
 export const REPORTS_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** /settings/reports and GET /api/reports show the newest this many. */
 export const REPORTS_LIST_MAX = 100;
+/**
+ * The operators' roles (ADR 068), held in the auth user's app_metadata: moderator decides reports and sanctions,
+ * finance handles payouts, admin both and the roles.
+ */
+export const OPERATOR_ROLES = ["moderator", "finance", "admin"] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+/** The most rows one page of the operators' audit trail answers. */
+export const OPERATOR_AUDIT_PAGE_MAX = 100;
