@@ -198,7 +198,7 @@ const isNavigationRace = (error: unknown) =>
  */
 export const test = base.extend<{ allowedConsoleError: RegExp | null; checkEachPage: boolean }>({
   allowedConsoleError: [null, { option: true }],
-  // Off only where a spec checks each page itself, once it has settled (accessibility.spec.ts): a second run of axe on
+  // Off only where a spec checks each page itself, once it has settled (page-sweep.spec.ts): a second run of axe on
   // the same page at its load would find nothing more and cost as much.
   checkEachPage: [true, { option: true }],
   page: async ({ page, allowedConsoleError, javaScriptEnabled, checkEachPage }, use) => {

@@ -1,4 +1,4 @@
-// A member's world for the specs that visit every page of docs/product.md#screens without the axe fixture (first-load.spec.ts,
+// A member's world for the specs that visit every page of docs/product.md#screens without the axe fixture (page-sweep.spec.ts,
 // phone-nav.spec.ts): made once per worker through the API, like a person would have it.
 import { expect, type APIRequestContext } from "@playwright/test";
 import { findPublicIds, firstLoadPages, type DemoIds } from "../support/first-load.mjs";
@@ -17,23 +17,37 @@ export const SCREEN_PAGES = firstLoadPages({
 });
 
 /** A page's address with the scene's ids in place of its `{names}`. */
-export const fillPath = (pattern: string, ids: DemoIds) => pattern.replace(/\{(\w+)\}/g, (_, name: keyof DemoIds) => ids[name]);
+export const fillPath = (pattern: string, ids: Scene["ids"]) =>
+  pattern.replace(/\{(\w+)\}/g, (_, name: keyof Scene["ids"]) => {
+    const value = ids[name];
+    if (value === undefined) throw new Error(`${pattern}: the scene has no ${name} (makeScene's \`posts\`)`);
+    return value;
+  });
 
-export type Scene = { ids: DemoIds; member: { email: string; password: string } };
+export type Scene = { ids: DemoIds & { postId?: string }; member: { email: string; password: string } };
 
 /**
  * The e2e server runs as production, without the demo accounts the bench signs in as; adding them (ALLOW_DEMO_ACCOUNTS)
  * would change what the other specs count on (discovery.spec.ts, for one, lists its ticket in a game where no one else
  * has any). So the member is made here with what the demo account has: coins, a booking of a seller's ticket (the
- * seller's profile and that ticket are pages of the list) and a chat room with the seller's messages.
+ * seller's profile and that ticket are pages of the list) and a chat room with the seller's messages. With `posts`, the
+ * seller also has a post with a picture (its `postId`: the gallery's full-size view), a plan and a subscriber-only post
+ * (the profile's locked card and the subscription's page).
  */
 export async function makeScene(
   request: APIRequestContext,
-  { seller: sellerName = "計測の出品者", member: memberName = "計測の会員", title = "計測用のチケット", messages = [["seller", "よろしくお願いします"]] } = {} as {
+  {
+    seller: sellerName = "計測の出品者",
+    member: memberName = "計測の会員",
+    title = "計測用のチケット",
+    messages = [["seller", "よろしくお願いします"]],
+    posts = false,
+  } = {} as {
     seller?: string;
     member?: string;
     title?: string;
     messages?: ["seller" | "member", string][];
+    posts?: boolean;
   },
 ): Promise<Scene> {
   const seller = await createUser(request, sellerName);
@@ -58,7 +72,23 @@ export async function makeScene(
     expect(sent.ok()).toBe(true);
   }
 
-  return { ids: { ...(await findPublicIds(request)), uid: seller.id, listingId, roomId }, member: { email: member.email, password: E2E_PASSWORD } };
+  const postId = posts ? await sellersPosts(request, seller.token) : undefined;
+  return { ids: { ...(await findPublicIds(request)), uid: seller.id, listingId, roomId, postId }, member: { email: member.email, password: E2E_PASSWORD } };
+}
+
+/** A 2×2 PNG, the smallest picture the upload pipeline takes. */
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAE0lEQVQImWP4z8DwnwGM/zMwAAAf7gP9qS/A4gAAAABJRU5ErkJggg==", "base64");
+
+/** The seller's public post with a picture, a plan and a subscriber-only post; answers the public post's id. */
+async function sellersPosts(request: APIRequestContext, token: string) {
+  const headers = { Authorization: `Bearer ${token}` };
+  const uploaded = await request.post("/api/uploads", { multipart: { type: "post", file: { name: "a.png", mimeType: "image/png", buffer: PNG } }, headers });
+  expect(uploaded.status()).toBe(201);
+  const posted = await request.post("/api/posts/create", { data: { content: "今日の戦績", imageUrl: (await uploaded.json()).data.url, isPublic: true }, headers });
+  expect(posted.ok()).toBe(true);
+  expect((await request.put("/api/store/subscription-plan", { data: { monthlyPrice: 500 }, headers })).ok()).toBe(true);
+  expect((await request.post("/api/posts/create", { data: { content: "限定", imageUrl: null, isPublic: false }, headers })).ok()).toBe(true);
+  return (await posted.json()).post.id as string;
 }
 
 /** Playwright's `test` (no axe fixture; with ./target's @local rule) and a worker's {@link makeScene}: what is measured does not depend on who looks. */
@@ -66,7 +96,8 @@ export const test = base.extend<object, { scene: Scene }>({
   scene: [
     async ({ playwright }, use, workerInfo) => {
       const request = await playwright.request.newContext({ baseURL: workerInfo.project.use.baseURL });
-      await use(await makeScene(request));
+      // The sweep's names: a long one with no place to break and a long title, which wrap or truncate and never widen a page.
+      await use(await makeScene(request, { seller: "NoSpacesInThisVeryLongGamerTag", title: "夜のランクマッチ_DiamondRankGrindWithVoiceChatUntilMorning!!!", posts: true }));
       await request.dispose();
     },
     { scope: "worker" },

@@ -1,7 +1,8 @@
 // @ts-check
 // What a browser fetches on a first visit: every script a page loads until the network has been idle, counted
-// as the server sends it. Shared by `npm run bench:first-load` (test/perf/first-load.mjs) and the budget test of the
-// e2e suite (test/e2e/first-load.spec.ts), so the figure the README quotes and the one CI enforces are the same count.
+// as the server sends it. Shared by `npm run bench:first-load` (test/perf/first-load.mjs) and the budget checks of the
+// e2e suite (test/e2e/page-sweep.spec.ts, and first-load.spec.ts for /login/mfa), so the figure the README quotes and
+// the one CI enforces are the same count.
 import http from "node:http";
 
 /** Kilobytes (1,024 bytes) of gzip'd JavaScript a first visit may fetch. */
@@ -36,7 +37,7 @@ export function firstLoadPages(ids) {
     both("/tickets"),
     both(`/tickets/${ids.listingId}`),
     both("/coins"),
-    // /login/mfa needs a sign-in that owes its second step: test/e2e/first-load.spec.ts makes one for it.
+    // /login/mfa needs a sign-in that owes its second step: test/e2e/first-load.spec.ts makes one for it
     visitor("/login"),
     visitor("/signup"),
     member("/chat"),

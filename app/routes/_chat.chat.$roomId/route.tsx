@@ -87,13 +87,14 @@ export default function ChatRoomPage() {
   return (
     <section aria-labelledby="room-title" className="flex w-full flex-col">
       <header className="flex items-center gap-3 border-b border-slate-200 bg-white px-4 py-3">
-        <Link to="/chat" className="text-sm text-brand-600 underline">
+        {/* The way back keeps its one line; a long name is what gives way (truncated). */}
+        <Link to="/chat" className="shrink-0 whitespace-nowrap text-sm text-brand-600 underline">
           チャット一覧
         </Link>
         {otherPerson ? (
           <Avatar name={otherPerson.displayName} src={otherPerson.avatar} size="sm" presence={{ userId: otherPerson.uid, online: otherPerson.online }} />
         ) : null}
-        <h1 id="room-title" className="truncate text-lg font-bold">
+        <h1 id="room-title" className="min-w-0 truncate text-lg font-bold">
           {loaded.title}
         </h1>
       </header>
