@@ -102,6 +102,27 @@ for (const javaScript of [true, false]) {
   });
 }
 
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("in a chat room 送信 takes the tap, typing or not: the bar stays where it is", local(NEEDS.testPayments, NEEDS.demoData), async ({ page, context, baseURL, scene }) => {
+    await signInContext(context, baseURL, scene.member);
+    const textbox = page.getByRole("textbox", { name: "メッセージ" });
+    const send = page.getByRole("button", { name: "送信", exact: true });
+    for (const [content, blur] of [
+      ["入力中に送信をタップ", false],
+      ["入力欄の外から送信をタップ", true],
+    ] as const) {
+      await open(page, `/chat/${scene.ids.roomId}`, false);
+      await textbox.fill(content);
+      if (blur) await textbox.blur();
+      await expect(bar(page)).toBeVisible();
+      await send.tap();
+      await expect(page.getByRole("list", { name: "メッセージ一覧" })).toContainText(content);
+    }
+  });
+});
+
 test.describe("with JavaScript", () => {
   test("the menu closes with Escape, a tap outside it, and a navigation", async ({ page }) => {
     await open(page, "/explore", true);
@@ -155,6 +176,21 @@ test.describe("with JavaScript", () => {
     });
     await textbox.blur();
     await expect(bar(page)).toBeVisible();
+
+    // 送信 tapped while typing, and again after the keyboard went away: the bar neither steps back nor aside under the
+    // finger (a focus moving to the button between its down and up moved the button, and the tap was lost).
+    const messages = page.getByRole("list", { name: "メッセージ一覧" });
+    const send = page.getByRole("button", { name: "送信", exact: true });
+    await textbox.fill("入力中に送信をタップ");
+    await send.tap();
+    await expect(messages).toContainText("入力中に送信をタップ");
+    await expect(textbox, "the keyboard stays up after sending").toBeFocused();
+    await textbox.fill("キーボードを閉じてから送信");
+    await textbox.blur();
+    await expect(bar(page)).toBeVisible();
+    await send.tap();
+    await expect(messages).toContainText("キーボードを閉じてから送信");
+    await expect(bar(page), "the bar stayed").toBeVisible();
   });
 
   test("every page's primary action (book, buy, send, post, review) is at least 44 px tall", local(NEEDS.testPayments, NEEDS.demoData), async ({ page, context, baseURL, scene, request }) => {

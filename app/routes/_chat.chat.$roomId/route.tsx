@@ -1,5 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Suspense } from "react";
+import { Suspense, type MouseEvent } from "react";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { roomTitle } from "~/components/chat-view";
@@ -188,7 +188,7 @@ export default function ChatRoomPage() {
       {offPlatformWarning ? (
         <OffPlatformWarningDialog content={offPlatformWarning.content} onConfirm={offPlatformWarning.confirm} onCancel={offPlatformWarning.cancel} />
       ) : null}
-      <Form method="post" encType="multipart/form-data" onSubmit={send} className="border-t border-slate-200 bg-white p-3" data-composer="">
+      <Form method="post" encType="multipart/form-data" onSubmit={send} onMouseDown={holdFocus} className="border-t border-slate-200 bg-white p-3" data-composer="">
         {actionError || sendError ? (
           <p role="alert" className="mb-2 text-sm text-red-600">
             {sendError ?? actionError}
@@ -216,6 +216,17 @@ export default function ChatRoomPage() {
       </Form>
     </section>
   );
+}
+
+/**
+ * A tap on the composer's buttons leaves the focus where it is. Moved to the button, it would show or hide the phone's
+ * bar (app.css: the bar steps aside while the composer has focus) between the finger's down and up, moving the button
+ * away from under the finger, and the tap was lost. While typing, the keyboard then stays up after 送信, as in any
+ * messenger. The buttons still take the keyboard's focus from Tab.
+ */
+function holdFocus(event: MouseEvent<HTMLFormElement>) {
+  const target = event.target as HTMLElement;
+  if (target.closest("button, label, input[type=file]")) event.preventDefault();
 }
 
 /** A booking made or cancelled (docs/product.md#states), shown as a card in the conversation rather than as someone's words. */
