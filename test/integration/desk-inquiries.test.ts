@@ -4,6 +4,7 @@ import { getInquiry, listInquiries, replyToInquiry, setInquiryStatus } from "~/m
 import type { Operator } from "~/models/operator-audit.server";
 import { createBrowserMember, uniqueEmail } from "../support/auth";
 import { testEngine } from "../support/database";
+import { createOperator, type DeskOperatorMember } from "../support/desk";
 import { startTestMailServer, type TestMailServer } from "../support/mail";
 import { startTestServer, type TestServer } from "../support/server";
 
@@ -11,7 +12,8 @@ import { startTestServer, type TestServer } from "../support/server";
  * The inquiries queue of the operators' desk (ADR 072) on whichever engine the run uses: an inquiry sent signed in is
  * linked to its account; the queue lists open ones first, oldest first; a reply is mailed once through the outbox
  * (a real SMTP server on loopback) with its row in the audit trail, in one transaction, and the same form posted twice,
- * even at once, is one reply and one mail; a closed inquiry takes no reply until reopened.
+ * even at once, is one reply and one mail; a closed inquiry takes no reply until reopened. Then the pages
+ * /admin/inquiries and /admin/inquiries/{id} as a browser without JavaScript uses them: moderator and admin only.
  */
 
 let app: TestServer;
@@ -145,5 +147,106 @@ describe(`the inquiries desk's model (${testEngine})`, () => {
     await expect(replyToInquiry({ db: db(), operator: nobody, inquiryId: asked.id, body: "返信", key: randomUUID() })).rejects.toThrow();
     expect(await outboxTo(asked.email)).toEqual([]);
     expect((await getInquiry({ db: db(), id: asked.id }))?.inquiry.status).toBe("open");
+  });
+});
+
+describe(`/admin/inquiries without JavaScript (${testEngine})`, () => {
+  let moderator: DeskOperatorMember;
+  beforeAll(async () => {
+    moderator = await createOperator(app, ["moderator"], { displayName: "モデレーターさん" });
+  });
+  const html = async (response: Response) => (await response.text()).replace(/<!-- -->/g, "");
+  const keyOf = (page: string) => /name="key" value="([0-9a-f-]{36})"/.exec(page)![1]!;
+
+  it("opens for moderators and admins; finance gets the 404 of an unknown path", async () => {
+    const finance = await createOperator(app, ["finance"]);
+    const asked = await inquiry();
+    for (const path of ["/admin/inquiries", `/admin/inquiries/${asked.id}`]) {
+      expect((await moderator.page(path)).status, path).toBe(200);
+      expect((await finance.page(path)).status, path).toBe(404);
+    }
+    expect((await finance.post(`/admin/inquiries/${asked.id}`, { intent: "close" })).status).toBe(404);
+    expect((await db().selectFrom("inquiries").select("status").where("id", "=", asked.id).executeTakeFirstOrThrow()).status).toBe("open");
+    for (const path of ["/admin/inquiries/0", "/admin/inquiries/abc", "/admin/inquiries/99999999999", "/admin/inquiries/2000000000"]) expect((await moderator.page(path)).status, path).toBe(404);
+    expect((await moderator.page("/admin/inquiries?status=bogus")).status).toBe(400);
+  });
+
+  it("the queue filters by status; the page shows the message, the sender's account and earlier inquiries", async () => {
+    const member = await createBrowserMember(app, "過去にも問い合わせた人");
+    const older = await inquiry({ email: member.email, body: "前回の質問です" });
+    const sent = await member.page("/inquiry", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: app.url, "Sec-Fetch-Site": "same-origin" },
+      body: new URLSearchParams({ ...(await honeypotFields(member.page)), name: "会員 次郎", email: member.email, category: "tickets", body: "今回の質問です" }),
+    });
+    expect(sent.status).toBe(302);
+    const latest = await db().selectFrom("inquiries").select("id").where("email", "=", member.email).orderBy("id", "desc").executeTakeFirstOrThrow();
+    const queue = await html(await moderator.page("/admin/inquiries?status=open"));
+    expect(queue).toContain(`href="/admin/inquiries/${latest.id}"`);
+    expect(queue).toContain("今回の質問です");
+    const detail = await html(await moderator.page(`/admin/inquiries/${latest.id}`));
+    expect(detail).toContain("今回の質問です");
+    expect(detail).toContain(member.email);
+    expect(detail).toContain(`href="/admin/users/${member.id}"`);
+    expect(detail).toContain("チケット・予約");
+    expect(detail).toContain(`href="/admin/inquiries/${older.id}"`);
+    expect(detail).toContain("前回の質問です");
+  });
+
+  it("a reply is required, then mailed once with its audit row and a toast; the same form posted again is the first", async () => {
+    const asked = await inquiry({ name: "ページ 返信子", body: "退会の方法を教えてください" });
+    const path = `/admin/inquiries/${asked.id}`;
+    const key = keyOf(await html(await moderator.page(path)));
+    const empty = await moderator.post(path, { intent: "reply", key, body: " " });
+    expect(empty.status).toBe(400);
+    expect(await html(empty)).toContain("入力してください");
+    const long = await moderator.post(path, { intent: "reply", key, body: "あ".repeat(2001) });
+    expect(long.status).toBe(400);
+    expect(await html(long)).toContain("2000文字以内で入力してください");
+    expect((await moderator.post(path, { intent: "reply", key: "not-a-key", body: "返信" })).status).toBe(400);
+    expect(await outboxTo(asked.email)).toEqual([]);
+
+    const replied = await moderator.post(path, { intent: "reply", key, body: "設定のアカウントから退会できます。" });
+    expect(replied.status).toBe(302);
+    expect(replied.headers.get("location")).toBe(path);
+    const after = await html(await moderator.page(path));
+    expect(after).toContain("返信をメールで送りました");
+    expect(after).toContain("回答済み");
+    expect(after).toContain("設定のアカウントから退会できます。");
+    expect(keyOf(after)).not.toBe(key);
+    expect((await moderator.post(path, { intent: "reply", key, body: "設定のアカウントから退会できます。" })).status).toBe(302);
+    const mail = await smtp.waitFor(asked.email, { timeoutMs: 10_000 });
+    expect(mail.text).toContain("ページ 返信子 様");
+    expect(mail.text).toContain("設定のアカウントから退会できます。");
+    expect(await outboxTo(asked.email)).toHaveLength(1);
+    const trail = await auditOf(asked.id);
+    expect(trail.map((row) => [row.kind, row.operator_id, row.operator_label])).toEqual([["inquiry_replied", moderator.id, `desk:${moderator.email}`]]);
+  });
+
+  it("the reply posted twice at once is mailed once", async () => {
+    const asked = await inquiry();
+    const path = `/admin/inquiries/${asked.id}`;
+    const key = keyOf(await html(await moderator.page(path)));
+    const answers = await Promise.all([0, 1].map(() => moderator.post(path, { intent: "reply", key, body: "二度押しされた返信" })));
+    expect(answers.map((answer) => answer.status)).toEqual([302, 302]);
+    expect(await outboxTo(asked.email)).toHaveLength(1);
+    expect(await auditOf(asked.id)).toHaveLength(1);
+  });
+
+  it("close and reopen; a closed inquiry's page has no reply form and a reply posted to it is refused", async () => {
+    const asked = await inquiry();
+    const path = `/admin/inquiries/${asked.id}`;
+    const key = keyOf(await html(await moderator.page(path)));
+    expect((await moderator.post(path, { intent: "close" })).status).toBe(302);
+    const closed = await html(await moderator.page(path));
+    expect(closed).toContain("完了にしました");
+    expect(closed).not.toContain('name="body"');
+    const refused = await moderator.post(path, { intent: "reply", key, body: "返信" });
+    expect(refused.status).toBe(409);
+    expect(await html(refused)).toContain("完了したお問い合わせには返信できません");
+    expect((await moderator.post(path, { intent: "archive" })).status).toBe(400);
+    expect((await moderator.post(path, { intent: "reopen" })).status).toBe(302);
+    expect(await html(await moderator.page(path))).toContain("未対応に戻しました");
+    expect((await moderator.post("/admin/inquiries/2000000000", { intent: "close" })).status).toBe(404);
   });
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { INQUIRY_REPLY_MAX, PAYOUT_REASON_MAX } from "../constants";
 import { messages } from "../messages";
-import { multiLineText, uuidParam } from "./fields";
+import { multiLineText, pageQuerySchema, uuidParam } from "./fields";
 
 /**
  * The operators' desk's money and inquiries forms (ADR 072). Each names what it acts on in the form (the page's id
@@ -32,5 +32,16 @@ export const inquiryReplySchema = z.object({
 export const inquiryStatusSchema = z.object({ intent: intent(["close", "reopen"]) });
 export type InquiryReplyInput = z.infer<typeof inquiryReplySchema>;
 
-/** The queue's filter (GET /admin/inquiries?status=…&page=…). */
-export const inquiryStatusFilter = z.enum(["open", "answered", "closed"]).optional().catch(undefined);
+/** The queue's filter and page (GET /admin/inquiries?status=…&page=…); an empty status is all of them. */
+export const inquiryQuerySchema = pageQuerySchema.extend({
+  status: z.preprocess((value) => (value === "" ? undefined : value), z.enum(["open", "answered", "closed"]).optional()),
+});
+
+/** /admin/inquiries/{id}: a positive integer the column can hold; anything else is the 404 of an unknown path. */
+export const inquiryParamsSchema = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9][0-9]{0,9}$/)
+    .transform(Number)
+    .pipe(z.number().max(2 ** 31 - 1)),
+});
