@@ -14,14 +14,18 @@ import { rateLimitWindowCte } from "./rate-limit.server";
 
 export class PayoutDeskError extends DomainError<404 | 429, "payout_not_found" | "rate_limited"> {}
 
+/** A payout as the desk lists it before a reveal: the account masked, its holder left out. */
+export type MaskedPayout = Omit<Payout, "accountHolder">;
+const masked = ({ accountHolder: _holder, ...payout }: Payout): MaskedPayout => payout;
+
 /** A requested payout as the desk lists it: masked, with the seller's earned balance and earlier requests. */
-export interface DeskPayout extends Payout {
+export interface DeskPayout extends MaskedPayout {
   sellerId: string;
   sellerName: string;
   /** Earned coins the seller has now (the request's own coins left the balance when it was made). */
   sellerEarned: number;
   /** The seller's newest earlier requests, this one left out. */
-  history: Payout[];
+  history: MaskedPayout[];
 }
 
 /** The bank details of one request, in full: what a reveal answers. */
@@ -68,38 +72,45 @@ export async function listPayoutDesk({ db }: { db: Database }): Promise<{ payout
           .orderBy("id", "desc")
           .execute();
   const payouts = shown.map((row) => ({
-    ...toPayout(row),
+    ...masked(toPayout(row)),
     sellerId: row.seller_id,
     sellerName: row.display_name,
     sellerEarned: Number(row.earned),
     history: earlier
       .filter((other) => other.seller_id === row.seller_id && other.id !== row.id)
       .slice(0, PAYOUT_DESK_HISTORY)
-      .map(toPayout),
+      .map((other) => masked(toPayout(other))),
   }));
   return { payouts, more: rows.length > PAYOUT_DESK_MAX };
 }
 
 /**
- * Counts one of the operator's posts on the payouts desk: false once PAYOUT_DESK_RATE_LIMIT is reached. Exact under
- * concurrency in one statement (ADR 011); a decision then runs in `decidePayout`'s own transaction.
+ * Counts one of the operator's posts on the payouts desk in `executor` (the caller's transaction, or alone): false once
+ * PAYOUT_DESK_RATE_LIMIT is reached, and then nothing is written. Exact under concurrency in one statement (ADR 011).
  */
-export async function admitPayoutDeskPost(db: Database, operator: Operator): Promise<boolean> {
+export async function admitPayoutDeskPost(executor: Database, operator: Operator): Promise<boolean> {
   const counted = await sql<{ bucket: string }>`with admitted as (select 1),
     ${rateLimitWindowCte({ bucket: `desk:payouts:${operator.id ?? operator.label}`, ...PAYOUT_DESK_RATE_LIMIT, from: "admitted" })}
-    select bucket from rate_limit_counted`.execute(db);
+    select bucket from rate_limit_counted`.execute(executor);
   return counted.rows.length > 0;
+}
+
+/** Whether a decision on this payout would change it: null when there is no such payout (a 404 that writes nothing). */
+export async function payoutAwaitsDecision(db: Database, payoutId: string): Promise<boolean | null> {
+  const row = await db.selectFrom("payout_requests").select("status").where("id", "=", payoutId).executeTakeFirst();
+  return row ? row.status === "requested" : null;
 }
 
 /**
  * One request's bank details in full, for the operator who asked, with the reveal's row in the audit trail (who, when,
- * whose account) in the same transaction: the details are answered exactly when the row is written. Nothing is kept
- * for later: the page that asked shows them once.
+ * whose account) and the operator's rate limit counted in the same transaction: the details are answered exactly when
+ * the row is written. Nothing is kept for later: the page that asked shows them once.
  */
 export async function revealBankDetails({ db, operator, payoutId }: { db: Database; operator: Operator; payoutId: string }): Promise<RevealedBankDetails> {
   return db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("payout_requests").selectAll().where("id", "=", payoutId).executeTakeFirst();
     if (!row) throw new PayoutDeskError(404, "payout_not_found");
+    if (!(await admitPayoutDeskPost(trx, operator))) throw new PayoutDeskError(429, "rate_limited");
     await recordOperatorAction(trx, {
       operator,
       kind: "bank_details_revealed",

@@ -13,7 +13,7 @@ import * as inquiryText from "~/lib/messages/desk-inquiries";
 import { deskMeta } from "~/lib/meta";
 import { parseParams } from "~/lib/params";
 import { formatDateTime } from "~/lib/time";
-import { inquiryParamsSchema, inquiryReplySchema, inquiryStatusSchema } from "~/lib/validation/desk";
+import { inquiryParamsSchema, inquiryReplySchema, inquiryStatusSchema } from "~/lib/validation/desk-inquiries";
 import { getInquiry, InquiryDeskError, replyToInquiry, setInquiryStatus } from "~/models/inquiry-desk.server";
 
 export const meta: MetaFunction = () => deskMeta(text.pageLabels.inquiries);

@@ -9,7 +9,7 @@ import { categoryLabel, inquiryStatusClass, inquiryStatusLabel } from "~/lib/inq
 import { deskMeta } from "~/lib/meta";
 import { parseQuery } from "~/lib/params";
 import { formatDateTime } from "~/lib/time";
-import { inquiryQuerySchema } from "~/lib/validation/desk";
+import { inquiryQuerySchema } from "~/lib/validation/desk-inquiries";
 import { countInquiries, listInquiries } from "~/models/inquiry-desk.server";
 
 export const meta: MetaFunction = () => deskMeta(text.pageLabels.inquiries);

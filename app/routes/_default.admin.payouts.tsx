@@ -11,9 +11,9 @@ import { messages } from "~/lib/messages";
 import * as text from "~/lib/messages/desk";
 import * as payoutText from "~/lib/messages/desk-payouts";
 import { deskMeta } from "~/lib/meta";
-import { payoutDecisionSchema, payoutRevealSchema } from "~/lib/validation/desk";
+import { payoutDecisionSchema, payoutRevealSchema } from "~/lib/validation/desk-payouts";
 import { CoinError } from "~/models/coins.server";
-import { admitPayoutDeskPost, listPayoutDesk, PayoutDeskError, revealBankDetails } from "~/models/payout-desk.server";
+import { admitPayoutDeskPost, listPayoutDesk, payoutAwaitsDecision, PayoutDeskError, revealBankDetails } from "~/models/payout-desk.server";
 import { decidePayout, PayoutError } from "~/models/payouts.server";
 
 export const meta: MetaFunction = () => deskMeta(text.pageLabels.payouts);
@@ -43,12 +43,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (fields.intent === "reveal") {
     const reveal = payoutRevealSchema.safeParse(fields);
     if (!reveal.success) return refused({ payoutId, message: messages.validation.checkInput }, 400);
-    if (!(await admitPayoutDeskPost(context.db, operator))) return refused({ payoutId, message: messages.payouts.deskRateLimited }, 429);
     try {
       const revealed = await revealBankDetails({ db: context.db, operator, payoutId: reveal.data.payoutId });
       return data({ revealed, notice: null }, { headers: NO_STORE });
     } catch (error) {
-      if (error instanceof PayoutDeskError) return refused({ payoutId, message: messages.payouts.notFound }, error.status);
+      if (error instanceof PayoutDeskError) return refused({ payoutId, message: error.status === 429 ? messages.payouts.deskRateLimited : messages.payouts.notFound }, error.status);
       throw error;
     }
   }
@@ -57,7 +56,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const { fieldErrors } = decision.error.flatten();
     return refused({ payoutId, message: fieldErrors.reason?.[0] ?? messages.validation.checkInput, field: fieldErrors.reason ? "reason" : undefined, reason: typeof fields.reason === "string" ? fields.reason : "" }, 400);
   }
-  if (!(await admitPayoutDeskPost(context.db, operator))) return refused({ payoutId, message: messages.payouts.deskRateLimited, reason: decision.data.reason }, 429);
+  // Counted only when the decision would change the payout: a refusal (unknown, already decided) writes nothing.
+  const awaiting = await payoutAwaitsDecision(context.db, decision.data.payoutId);
+  if (awaiting === null) return refused({ payoutId, message: messages.payouts.notFound }, 404);
+  if (awaiting && !(await admitPayoutDeskPost(context.db, operator))) return refused({ payoutId, message: messages.payouts.deskRateLimited, reason: decision.data.reason }, 429);
   try {
     const { payout, changed } = await decidePayout({
       db: context.db,

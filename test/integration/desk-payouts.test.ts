@@ -64,6 +64,7 @@ describe(`the payouts desk's model (${testEngine})`, () => {
     expect(shown).toMatchObject({ sellerId: seller.id, sellerName: "履歴のある出品者", coins: 1_500, accountNumberMasked: "****321", sellerEarned: 3_500, status: "requested" });
     expect(shown.history).toEqual([expect.objectContaining({ id: older, status: "paid", coins: 1_000 })]);
     expect(JSON.stringify(payouts)).not.toContain("7654321");
+    expect(JSON.stringify(payouts)).not.toContain("ゲーマー ハナコ");
   });
 
   it("a reveal answers the full bank details and logs who and when; an unknown payout is a 404 with no row", async () => {

@@ -195,6 +195,8 @@ export interface Context {
   eventId: string;
   /** The inquiry form's spam-trap timestamp, as the page renders it, so generated inquiries get past the trap. */
   honeypotValidFrom: string;
+  /** The operators' desk (worlds made with `desk: true`): an admin's cookies at aal2, a requested payout and an inquiry. */
+  desk?: { operatorCookie: string; payoutId: string; inquiryId: number };
 }
 
 export const honeypot = (ctx: Context) => ({ name__confirm: fc.constant(""), from__confirm: fc.constant(ctx.honeypotValidFrom) });
@@ -203,8 +205,8 @@ export interface Row {
   /** The route id in the server build (`routes/api.chat.messages`), or `auth:POST /token` for the local auth server. */
   route: string;
   method: string;
-  /** How a signed-in caller is known: an /api client's bearer token, or a browser's cookies. */
-  as: "bearer" | "cookie";
+  /** How a signed-in caller is known: an /api client's bearer token, a browser's cookies, or an operator's (the desk's). */
+  as: "bearer" | "cookie" | "operator";
   request: (ctx: Context) => fc.Arbitrary<Sent>;
   /** Tables a refusal writes on purpose (failed sign-ins are counted; a reused refresh token ends its session). */
   refusalWrites?: string[];

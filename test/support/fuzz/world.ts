@@ -3,7 +3,8 @@ import { afterAll, beforeAll } from "vitest";
 import { createBrowserMember, createMember, signUp } from "../auth";
 import { tableChecksums } from "../checksums";
 import { startTestServer, type TestServer } from "../server";
-import { creditPurchase } from "../../../app/models/coins.server";
+import { creditPurchase, transfer } from "../../../app/models/coins.server";
+import { createOperator } from "../desk";
 import { FUZZ_COMMUNITY_ID, validListing, WEBHOOK_SECRET, type Context, type Row } from "./generators";
 
 /**
@@ -12,7 +13,7 @@ import { FUZZ_COMMUNITY_ID, validListing, WEBHOOK_SECRET, type Context, type Row
  * room, listings, a booking and a completed one, a post, a community and an event, and sessions that the sign-out and
  * refresh rows may end so the others keep theirs.
  */
-export async function startFuzzWorld({ stripe = false }: { stripe?: boolean } = {}): Promise<Context & { close(): Promise<void> }> {
+export async function startFuzzWorld({ stripe = false, desk = false }: { stripe?: boolean; desk?: boolean } = {}): Promise<Context & { close(): Promise<void> }> {
   // Discord is on, pointed at a port nobody listens on: the OAuth rows store flows without ever reaching it.
   const app = await startTestServer({
     seed: false,
@@ -89,6 +90,7 @@ export async function startFuzzWorld({ stripe = false }: { stripe?: boolean } = 
     email,
     eventId: event.id,
     honeypotValidFrom,
+    desk: desk ? await deskWorld(app, other) : undefined,
   };
 
   return {
@@ -99,8 +101,25 @@ export async function startFuzzWorld({ stripe = false }: { stripe?: boolean } = 
   };
 }
 
+/** The operators' desk's part of the world: an admin with an authenticator app, a payout `seller` requested, an inquiry. */
+async function deskWorld(app: TestServer, seller: Awaited<ReturnType<typeof createMember>>) {
+  const operator = await createOperator(app, ["admin"], { displayName: "ファズ運営" });
+  const db = app.database.db;
+  await db.transaction().execute(async (trx) => {
+    await creditPurchase(trx, { userId: operator.id, coins: 5_000, reference: "fuzz-desk" });
+    await transfer(trx, { fromId: operator.id, toId: seller.id, amount: 5_000, purpose: "tip", reference: "fuzz-desk-tip", feePercent: 0 });
+  });
+  const requested = await seller.api("/api/payouts", {
+    json: { coins: 1_000, bankName: "ファズ銀行", branchName: "本店", accountType: "ordinary", accountNumber: "1234567", accountHolder: "ファズ タロウ" },
+    headers: { "Idempotency-Key": randomUUID() },
+  });
+  const payoutId = ((await requested.json()) as { data: { payout: { id: string } } }).data.payout.id;
+  const inquiry = await db.insertInto("inquiries").values({ name: "ファズ", email: "fuzz-inquiry@example.jp", category: "other", body: "ファズの問い合わせ" }).returning("id").executeTakeFirstOrThrow();
+  return { operatorCookie: operator.jar.header(), payoutId, inquiryId: inquiry.id };
+}
+
 /** The world, made before the file's tests and closed after them: read `world()` inside a test. */
-export function useFuzzWorld(options: { stripe?: boolean } = {}) {
+export function useFuzzWorld(options: { stripe?: boolean; desk?: boolean } = {}) {
   let world: Awaited<ReturnType<typeof startFuzzWorld>> | undefined;
   // Two servers, members, listings and bookings: on a busy machine this takes longer than a hook's default minute.
   beforeAll(async () => {
@@ -132,6 +151,7 @@ export const without = (checksums: Record<string, string>, tables: string[] = []
 export function credentials(ctx: Context, row: Row, signedIn: boolean): Record<string, string> {
   if (!signedIn) return {};
   if (row.as === "bearer") return { Authorization: `Bearer ${row.route === "auth:POST /logout" ? ctx.logoutBearer : ctx.bearer}` };
+  if (row.as === "operator") return { Cookie: ctx.desk!.operatorCookie };
   if (row.route === "routes/settings.security.sessions") return { Cookie: ctx.sessionsCookie };
   return { Cookie: row.route === "routes/logout" ? ctx.logoutCookie : ctx.cookie };
 }
