@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { DeskPayoutCard, type DeskPayoutNotice } from "~/components/desk-payout-card";
 import { requireOperator } from "~/http/desk.server";
@@ -32,6 +32,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireOperator(request, context, DESK_PAGES.payouts.roles);
   return data(await listPayoutDesk({ db: context.db }), { headers: NO_STORE });
 }
+
+/** The document's headers too (Remix takes a page's headers from here, not from its loader's or action's answer). */
+export const headers: HeadersFunction = () => NO_STORE;
 
 const refused = (notice: DeskPayoutNotice, status: number) => data({ revealed: null, notice }, { status, headers: NO_STORE });
 
