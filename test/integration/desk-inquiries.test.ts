@@ -141,6 +141,17 @@ describe(`the inquiries desk's model (${testEngine})`, () => {
     await expect(setInquiryStatus({ db: db(), operator, inquiryId: 2_000_000_000, status: "closed" })).rejects.toMatchObject({ status: 404 });
   });
 
+  it("an operator's 31st post in 10 minutes is a 429 that writes nothing; another operator is not held back", async () => {
+    const busy: Operator = { id: randomUUID(), label: `busy-${randomUUID().slice(0, 8)}@example.jp` };
+    const asked = await inquiry();
+    for (let n = 0; n < 30; n++) await setInquiryStatus({ db: db(), operator: busy, inquiryId: asked.id, status: n % 2 === 0 ? "closed" : "open" });
+    await expect(replyToInquiry({ db: db(), operator: busy, inquiryId: asked.id, body: "返信", key: randomUUID() })).rejects.toMatchObject({ status: 429 });
+    expect(await outboxTo(asked.email)).toEqual([]);
+    expect(await auditOf(asked.id)).toEqual([]);
+    expect((await getInquiry({ db: db(), id: asked.id }))?.inquiry.status).toBe("open");
+    expect((await replyToInquiry({ db: db(), operator, inquiryId: asked.id, body: "別の担当者の返信", key: randomUUID() })).isNew).toBe(true);
+  });
+
   it("a reply that fails part way (an operator label the database refuses) rolls back: no reply, no mail, still open", async () => {
     const asked = await inquiry();
     const nobody: Operator = { id: null, label: "x".repeat(201) };

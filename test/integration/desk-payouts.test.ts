@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { creditPurchase, ledgerProblems, transfer } from "~/models/coins.server";
 import type { Operator } from "~/models/operator-audit.server";
-import { listPayoutDesk, revealBankDetails } from "~/models/payout-desk.server";
+import { admitPayoutDeskPost, listPayoutDesk, revealBankDetails } from "~/models/payout-desk.server";
 import { decidePayout } from "~/models/payouts.server";
 import { runPayoutsCommand } from "../../server/payouts-command";
 import { createMember, type Member } from "../support/auth";
@@ -78,6 +78,17 @@ describe(`the payouts desk's model (${testEngine})`, () => {
     const unknown = randomUUID();
     await expect(revealBankDetails({ db: db(), operator, payoutId: unknown })).rejects.toMatchObject({ status: 404 });
     expect(await auditOf(unknown)).toEqual([]);
+  });
+
+  it("an operator's reveals and decisions are limited to 60 in 10 minutes: the 61st reveal is a 429 with no row", async () => {
+    const { payoutId } = await requested("見られすぎる人");
+    const busy: Operator = { id: randomUUID(), label: `busy-${randomUUID().slice(0, 8)}@example.jp` };
+    for (let n = 0; n < 59; n++) expect(await admitPayoutDeskPost(db(), busy)).toBe(true);
+    await revealBankDetails({ db: db(), operator: busy, payoutId });
+    await expect(revealBankDetails({ db: db(), operator: busy, payoutId })).rejects.toMatchObject({ status: 429 });
+    expect(await admitPayoutDeskPost(db(), busy)).toBe(false);
+    expect((await auditOf(payoutId)).filter((row) => row.operator_label === busy.label)).toHaveLength(1);
+    await revealBankDetails({ db: db(), operator, payoutId });
   });
 
   it("npm run payouts -- list logs a reveal for every request it shows, naming the shell's operator", async () => {
