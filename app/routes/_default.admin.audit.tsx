@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { requireOperator } from "~/http/desk.server";
+import { deskRefusesPosts, requireOperator } from "~/http/desk.server";
 import { AUDIT_TARGET_TYPES, DESK_PAGES, OPERATOR_AUDIT_KINDS } from "~/lib/constants/desk";
 import * as text from "~/lib/messages/desk";
 import { deskMeta } from "~/lib/meta";
@@ -37,6 +37,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     olderHref: page.nextBefore !== null ? `/admin/audit?${next}` : null,
   };
 }
+
+/** Nothing is posted here (ADR 071). */
+export const action = deskRefusesPosts;
 
 const field = "mt-1 min-h-11 w-full rounded-lg border border-slate-300 px-2";
 

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { requireOperator } from "~/http/desk.server";
+import { deskRefusesPosts, requireOperator } from "~/http/desk.server";
 import { DESK_PAGES } from "~/lib/constants/desk";
 import { REPORT_REASONS, REPORT_TARGET_TYPES } from "~/lib/constants/moderation";
 import * as text from "~/lib/messages/desk";
@@ -23,6 +23,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const rows = await listReportQueue({ db: context.db, reason: query.reason, targetType: query.type });
   return { query, rows };
 }
+
+/** Nothing is posted here (ADR 071). */
+export const action = deskRefusesPosts;
 
 export default function ReportQueue() {
   const { query, rows } = useLoaderData<typeof loader>();

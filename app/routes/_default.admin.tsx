@@ -1,7 +1,7 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { DeskNav } from "~/components/desk-nav";
-import { deskNotFound, requireOperator } from "~/http/desk.server";
+import { deskRefusesPosts, requireOperator } from "~/http/desk.server";
 import { ANY_OPERATOR, DESK_PAGES, deskPagesFor, rolesAllow } from "~/lib/constants/desk";
 import * as text from "~/lib/messages/desk";
 import { deskMeta } from "~/lib/meta";
@@ -20,10 +20,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { roles, pages: deskPagesFor(roles), openReports };
 }
 
-/** Nothing is posted here: a post is the 404 of an unknown path for everyone, as `_default.$.tsx` answers one. */
-export async function action({ request }: ActionFunctionArgs) {
-  throw deskNotFound(request);
-}
+/** Nothing is posted here (ADR 071). */
+export const action = deskRefusesPosts;
 
 export default function DeskLayout() {
   const { pages, openReports } = useLoaderData<typeof loader>();

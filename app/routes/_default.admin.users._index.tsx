@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { requireOperator } from "~/http/desk.server";
+import { deskRefusesPosts, requireOperator } from "~/http/desk.server";
 import { DESK_PAGES } from "~/lib/constants/desk";
 import * as text from "~/lib/messages/desk";
 import { deskMeta } from "~/lib/meta";
@@ -17,6 +17,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { q } = parseQuery(userSearchQuerySchema, request);
   return { q: q ?? "", people: q ? await searchPeople({ db: context.db, q }) : null };
 }
+
+/** Nothing is posted here (ADR 071). */
+export const action = deskRefusesPosts;
 
 export default function DeskUsers() {
   const { q, people } = useLoaderData<typeof loader>();
