@@ -5,7 +5,7 @@ import { ledgerProblems } from "~/models/coins.server";
 import { createMember, type Member } from "../support/auth";
 import { testEngine } from "../support/database";
 import { createOperator, sameOrigin, type DeskOperatorMember } from "../support/desk";
-import { serverWithSockets } from "../support/sockets";
+import { collect, serverWithSockets, settle } from "../support/sockets";
 import { runModerationCommand } from "../../server/moderation-command";
 import { TEST_OPERATOR } from "../support/operators";
 import { creditPurchase } from "~/models/coins.server";
@@ -208,5 +208,30 @@ describe(`the desk's decisions (${testEngine})`, () => {
     expect((await admin.post("/admin/audit", { reason: "消したい" })).status).toBe(404);
     const older = await (await admin.page("/admin/audit?before=1")).text();
     expect(older).toContain("記録はありません");
+  });
+
+  it("sends the open reports' count live to the operators who decide reports, at aal2, and to no one else", async () => {
+    const tokenOf = async (operator: DeskOperatorMember) => ((await (await operator.page("/api/auth/token")).json()) as { accessToken: string }).accessToken;
+    const [author, reporter, gamer] = await Promise.all(["書いた人", "通報する人", "ふつうの人"].map((name) => createMember(app(), name)));
+    const noApp = await createOperator(app(), ["moderator"], { twoStep: false, displayName: "未設定さん" });
+    const [toModerator, toFinance, toGamer, toAal1] = await Promise.all([
+      server.socketOf({ token: await tokenOf(moderator) }).then((socket) => collect<{ openReports: number }>(socket, "desk:reports")),
+      server.socketOf({ token: await tokenOf(finance) }).then((socket) => collect(socket, "desk:reports")),
+      server.socketOf(gamer).then((socket) => collect(socket, "desk:reports")),
+      server.socketOf(noApp).then((socket) => collect(socket, "desk:reports")),
+    ]);
+    const posted = await author.api("/api/posts/create", { json: { content: "ライブの投稿", imageUrl: null, isPublic: true } });
+    const postId = ((await posted.json()) as { post: { id: string } }).post.id;
+    await fileReport(reporter, "post", postId, "spam");
+    await settle(300);
+    const open = await (await moderator.page("/admin")).text();
+    const count = Number(/data-testid="desk-open-reports"[^>]*>(\d+)</.exec(open)?.[1]);
+    expect(toModerator.at(-1)).toEqual({ openReports: count });
+    await decide(moderator, `/admin/reports/post/${postId}`, { intent: "dismiss", reason: "問題なし" });
+    await settle(300);
+    expect(toModerator.at(-1)).toEqual({ openReports: count - 1 });
+    expect(toFinance).toEqual([]);
+    expect(toGamer).toEqual([]);
+    expect(toAal1).toEqual([]);
   });
 });

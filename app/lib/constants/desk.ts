@@ -51,3 +51,10 @@ export const OPERATOR_AUDIT_KINDS = [
 ] as const;
 /** What a trail's row can be about (`operator_audit.target_type`). */
 export const AUDIT_TARGET_TYPES = [...REPORT_TARGET_TYPES, "payout", "inquiry"] as const;
+
+/**
+ * The live count of open reports (ADR 071): the event carrying it, `{ openReports }`, and the Socket.IO channel that
+ * only the sockets of operators who decide reports, signed in with the second step, join when they connect.
+ */
+export const DESK_REPORTS_EVENT = "desk:reports" as const;
+export const DESK_REPORTS_CHANNEL = "desk:reports";
