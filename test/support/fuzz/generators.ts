@@ -195,6 +195,13 @@ export interface Context {
   eventId: string;
   /** The inquiry form's spam-trap timestamp, as the page renders it, so generated inquiries get past the trap. */
   honeypotValidFrom: string;
+  /**
+   * The operators' desk (ADR 071): the cookies of an admin signed in with the second step, and a member of the desk
+   * rows' own with a post someone reported, whom those rows may hide, suspend or ban without touching the others.
+   */
+  deskCookie: string;
+  deskPersonId: string;
+  deskPostId: string;
 }
 
 export const honeypot = (ctx: Context) => ({ name__confirm: fc.constant(""), from__confirm: fc.constant(ctx.honeypotValidFrom) });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll } from "vitest";
 import { createBrowserMember, createMember, signUp } from "../auth";
+import { createOperator } from "../desk";
 import { tableChecksums } from "../checksums";
 import { startTestServer, type TestServer } from "../server";
 import { creditPurchase } from "../../../app/models/coins.server";
@@ -64,6 +65,11 @@ export async function startFuzzWorld({ stripe = false }: { stripe?: boolean } = 
     .values({ game_id: apexId, title: "ファズの会", starts_at: startsAt, ends_at: new Date(startsAt.getTime() + 3600_000), capacity: 2 })
     .returning("id")
     .executeTakeFirstOrThrow();
+  // The desk's rows: an admin at aal2, and a member of their own with a reported post.
+  const [deskAdmin, deskPerson] = await Promise.all([createOperator(app, ["admin"], { displayName: "ファズ管理者" }), createMember(app, "処分対象")]);
+  const deskPosted = await deskPerson.api("/api/posts/create", { json: { content: "通報された投稿", imageUrl: null, isPublic: true } });
+  const deskPostId = ((await deskPosted.json()) as { post: { id: string } }).post.id;
+  await db.insertInto("reports").values({ reporter_id: other.id, target_type: "post", target_id: deskPostId, target_user_id: deskPerson.id, reason: "spam", note: "ファズの通報" }).execute();
   const stripeApp = stripe
     ? await startTestServer({ seed: false, env: { STRIPE_SECRET_KEY: "sk_test_fuzz", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: "http://127.0.0.1:9" } })
     : undefined;
@@ -89,6 +95,9 @@ export async function startFuzzWorld({ stripe = false }: { stripe?: boolean } = 
     email,
     eventId: event.id,
     honeypotValidFrom,
+    deskCookie: deskAdmin.jar.header(),
+    deskPersonId: deskPerson.id,
+    deskPostId,
   };
 
   return {
@@ -133,5 +142,6 @@ export function credentials(ctx: Context, row: Row, signedIn: boolean): Record<s
   if (!signedIn) return {};
   if (row.as === "bearer") return { Authorization: `Bearer ${row.route === "auth:POST /logout" ? ctx.logoutBearer : ctx.bearer}` };
   if (row.route === "routes/settings.security.sessions") return { Cookie: ctx.sessionsCookie };
+  if (/^routes\/(_default\.admin|admin\.)/.test(row.route)) return { Cookie: ctx.deskCookie };
   return { Cookie: row.route === "routes/logout" ? ctx.logoutCookie : ctx.cookie };
 }
