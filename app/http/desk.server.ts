@@ -62,3 +62,8 @@ export async function requireOperator(request: Request, context: AppLoadContext,
   }
   throw redirect("/admin/two-step");
 }
+
+/** The action of a desk page that takes no posts: the 404 of an unknown path for everyone, as `_default.$.tsx` answers. */
+export async function deskRefusesPosts({ request }: { request: Request }): Promise<never> {
+  throw deskNotFound(request);
+}

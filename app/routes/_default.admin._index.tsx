@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { requireOperator } from "~/http/desk.server";
+import { deskRefusesPosts, requireOperator } from "~/http/desk.server";
 import { ANY_OPERATOR, DESK_PAGES, deskPagesFor } from "~/lib/constants/desk";
 import * as text from "~/lib/messages/desk";
 import { deskMeta } from "~/lib/meta";
@@ -12,6 +12,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { roles } = await requireOperator(request, context, ANY_OPERATOR);
   return { roles, pages: deskPagesFor(roles) };
 }
+
+/** Nothing is posted here (ADR 071). */
+export const action = deskRefusesPosts;
 
 export default function DeskIndex() {
   const { roles, pages } = useLoaderData<typeof loader>();

@@ -1,6 +1,6 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
-import { deskNotFound, readOperator, requireOperator } from "~/http/desk.server";
+import { deskRefusesPosts, readOperator, requireOperator } from "~/http/desk.server";
 import { ANY_OPERATOR } from "~/lib/constants/desk";
 import * as text from "~/lib/messages/desk";
 import { deskMeta } from "~/lib/meta";
@@ -21,10 +21,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return null;
 }
 
-/** Nothing is posted here: a post is the 404 of an unknown path for everyone, as `_default.$.tsx` answers one. */
-export async function action({ request }: ActionFunctionArgs) {
-  throw deskNotFound(request);
-}
+/** Nothing is posted here (ADR 071). */
+export const action = deskRefusesPosts;
 
 export default function DeskTwoStep() {
   return (

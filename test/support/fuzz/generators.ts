@@ -195,8 +195,16 @@ export interface Context {
   eventId: string;
   /** The inquiry form's spam-trap timestamp, as the page renders it, so generated inquiries get past the trap. */
   honeypotValidFrom: string;
-  /** The operators' desk (worlds made with `desk: true`): an admin's cookies at aal2, a requested payout and an inquiry. */
-  desk?: { operatorCookie: string; payoutId: string; inquiryId: number };
+  /**
+   * The operators' desk (ADR 071): the cookies of an admin signed in with the second step, and a member of the desk
+   * rows' own with a post someone reported, whom those rows may hide, suspend or ban without touching the others.
+   */
+  deskCookie: string;
+  deskPersonId: string;
+  deskPostId: string;
+  /** A payout requested by the other member and an inquiry, for the desk's payouts and inquiries rows (ADR 072). */
+  deskPayoutId: string;
+  deskInquiryId: number;
 }
 
 export const honeypot = (ctx: Context) => ({ name__confirm: fc.constant(""), from__confirm: fc.constant(ctx.honeypotValidFrom) });
@@ -205,8 +213,8 @@ export interface Row {
   /** The route id in the server build (`routes/api.chat.messages`), or `auth:POST /token` for the local auth server. */
   route: string;
   method: string;
-  /** How a signed-in caller is known: an /api client's bearer token, a browser's cookies, or an operator's (the desk's). */
-  as: "bearer" | "cookie" | "operator";
+  /** How a signed-in caller is known: an /api client's bearer token, or a browser's cookies. */
+  as: "bearer" | "cookie";
   request: (ctx: Context) => fc.Arbitrary<Sent>;
   /** Tables a refusal writes on purpose (failed sign-ins are counted; a reused refresh token ends its session). */
   refusalWrites?: string[];
