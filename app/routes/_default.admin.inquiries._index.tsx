@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { requireOperator } from "~/http/desk.server";
+import { deskRefusesPosts, requireOperator } from "~/http/desk.server";
 import { INQUIRY_STATUSES } from "~/lib/constants";
 import { DESK_PAGES } from "~/lib/constants/desk";
 import * as text from "~/lib/messages/desk";
@@ -25,6 +25,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { inquiries, more, counts, status: status ?? null, page };
 }
 
+
+/** The queue takes no posts (an inquiry's page does): the 404 of an unknown path, as the desk's other read-only pages. */
+export const action = deskRefusesPosts;
 
 /** A page of the queue, with the status filter kept. */
 const pageLink = (status: string | null, page: number) => `${DESK_PAGES.inquiries.path}?${new URLSearchParams({ ...(status ? { status } : {}), ...(page > 0 ? { page: String(page) } : {}) })}`;

@@ -180,6 +180,8 @@ describe(`/admin/inquiries without JavaScript (${testEngine})`, () => {
     expect((await db().selectFrom("inquiries").select("status").where("id", "=", asked.id).executeTakeFirstOrThrow()).status).toBe("open");
     for (const path of ["/admin/inquiries/0", "/admin/inquiries/abc", "/admin/inquiries/99999999999", "/admin/inquiries/2000000000"]) expect((await moderator.page(path)).status, path).toBe(404);
     expect((await moderator.page("/admin/inquiries?status=bogus")).status).toBe(400);
+    // The queue takes no posts: the unknown path's 404, as the desk's other read-only pages answer.
+    expect((await moderator.post("/admin/inquiries?index", { intent: "close" })).status).toBe(404);
   });
 
   it("the queue filters by status; the page shows the message, the sender's account and earlier inquiries", async () => {

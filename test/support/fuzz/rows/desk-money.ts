@@ -32,6 +32,7 @@ export const deskMoneyRows: Row[] = [
     as: "cookie",
     request: () => get("/admin/inquiries", queryString({ status: fc.constantFrom("", "open", "answered", "closed", "bogus"), page: fc.constantFrom("0", "1", "-1", "1e999", "99999999") })),
   },
+  { route: "routes/_default.admin.inquiries._index", method: "POST", as: "cookie", request: () => post("/admin/inquiries?index", formBody({ intent: fc.constantFrom("reply", "close"), body: text("返信") })) },
   {
     route: "routes/_default.admin.inquiries.$id",
     method: "GET",
