@@ -115,6 +115,7 @@ for (const javaScript of [true, false]) {
         await expect(shown).toContainText("デスク タロウ");
         await expect(shown.getByRole("status")).toHaveText("この表示は監査ログに記録されました。画面を移動すると再び非表示になります。");
         expect(await axeViolations(page, { javaScriptEnabled: javaScript }), "axe-core with the bank details shown").toEqual([]);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), "no sideways scrolling").toBeLessThanOrEqual(viewport.width);
         expect(await auditOf(payoutId)).toEqual([{ kind: "bank_details_revealed", operator_label: `desk:${operator.email}`, reason: null }]);
 
         await ready(page);
@@ -151,6 +152,7 @@ for (const javaScript of [true, false]) {
         await expect(page.getByTestId("desk-inquiry-body")).toHaveText(asked);
         await expect(page.getByTestId("desk-inquiry-status")).toHaveText("未対応");
         await expect(page.getByText(email)).toBeVisible();
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), "no sideways scrolling").toBeLessThanOrEqual(viewport.width);
         await ready(page);
 
         // A reply of spaces only passes the browser's `required` but not the server's.
