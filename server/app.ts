@@ -128,7 +128,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   // Its connection lost and back (the database restarted), the sessions-ended listener heard nothing meanwhile; what
   // is done then needs the sweeper, which starts after it.
   let databaseBack: (() => void) | undefined;
-  const { realtime, presence, chat } = await startRealtime({ io, database, auth, metrics, overload, onDatabaseBack: () => databaseBack?.() });
+  const { realtime, presence, chat } = await startRealtime({ io, config, database, auth, metrics, overload, onDatabaseBack: () => databaseBack?.() });
   const sweeper = startAppSweeper({ config, database, realtime, mail, push, metrics, clock: options.clock });
   databaseBack = catchUpAfterDatabaseReturn({ io, auth, sweeper });
 

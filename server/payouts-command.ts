@@ -7,17 +7,18 @@ import { formatDateTime } from "../app/lib/time";
 import { uuidParam } from "../app/lib/validation/fields";
 import { CoinError } from "../app/models/coins.server";
 import type { Operator } from "../app/models/operator-audit.server";
-import { decidePayout, listRequestedPayouts, PayoutError } from "../app/models/payouts.server";
+import { revealRequestedPayouts } from "../app/models/payout-desk.server";
+import { decidePayout, PayoutError } from "../app/models/payouts.server";
 import { shellOperator } from "./operator-cli";
 
 /**
  * The operator's payout command (`npm run payouts -- list|pay ID|reject ID`, ADR 020), apart from its entry
- * (payouts-cli.ts) so tests run it against their own database. `list` is the one place the full account number is
- * shown. There is no realtime server here: a decision's notification is stored, and the seller sees it in the list.
+ * (payouts-cli.ts) so tests run it against their own database. `list` shows the full account numbers and, like the
+ * desk's 「表示」, leaves a `bank_details_revealed` row per request in the audit trail (ADR 072). There is no realtime server here: a decision's notification is stored, and the seller sees it in the list.
  */
 
 export const PAYOUTS_USAGE = `使い方: npm run payouts -- <コマンド>
-  list         申請中の振込申請を口座情報（口座番号は全桁）とともに古い順に表示
+  list         申請中の振込申請を口座情報（口座番号は全桁）とともに古い順に表示（表示は監査ログに記録）
   pay ID       振込済みにする（売上コインは戻らない）。申請者に通知
   reject ID    却下する（売上コインを申請者に戻す）。申請者に通知`;
 
@@ -47,7 +48,7 @@ export async function runPayoutsCommand(
     return 1;
   }
   if (command.name === "list") {
-    const payouts = await listRequestedPayouts({ db });
+    const payouts = await revealRequestedPayouts({ db, operator });
     if (payouts.length === 0) {
       out("申請中の振込申請はありません");
       return 0;

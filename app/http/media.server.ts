@@ -21,7 +21,15 @@ export async function serveMedia({ params, context }: Pick<LoaderFunctionArgs, "
   const viewer = await context.auth.getUser();
   if (!viewer) return notFound();
   const media = await findViewableMedia({ db: context.db, viewerId: viewer.id, uploadId: uploadId.toLowerCase(), size });
-  if (!media) return notFound();
+  return media ? sendMedia(context, media) : notFound();
+}
+
+/**
+ * A private picture someone was found allowed to see: streamed from the local disk (`Cache-Control: private`), or a
+ * redirect to a short-lived signed URL on an object store, the redirect itself never cached. The operators' desk
+ * sends its reported pictures through here too (ADR 071).
+ */
+export async function sendMedia(context: Pick<LoaderFunctionArgs["context"], "storage" | "config">, media: { reference: string; contentType: string }) {
   const signed = await context.storage.signedUrl(media.reference, { expiresInSeconds: MEDIA_SIGNED_URL_SECONDS });
   if (signed) return new Response(null, { status: 302, headers: { Location: signed, "Cache-Control": "private, no-store" } });
   const file = localPrivateFile(context.config, media.reference);

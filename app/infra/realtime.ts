@@ -21,6 +21,11 @@ export interface Realtime {
    * (socket.io's "io server disconnect"): the sockets of sessions still live are left open.
    */
   disconnectUser(userId: string, options?: { keepSessionId?: string; sessionId?: string }): Promise<void>;
+  /**
+   * Sends an event to the sockets that joined one of the desk's channels (ADR 071: the operators', never a gamer's).
+   * Optional: an emitter made for a test leaves it out, and the desk then says nothing live.
+   */
+  toDesk?(channel: string, event: RealtimeEventName, payload: unknown): void;
 }
 
 /**
@@ -32,12 +37,15 @@ export function attachRealtime(
   {
     authenticate,
     roomIdsOf,
+    deskChannelsOf,
     onConnect,
     onDisconnect,
     onEmit,
   }: {
     authenticate: (accessToken: string) => Promise<AuthUser | null>;
     roomIdsOf: (userId: string) => Promise<string[]>;
+    /** The operators' desk's channels this socket may hear (ADR 071), decided when it connects; none for gamers. */
+    deskChannelsOf?: (user: AuthUser) => Promise<string[]>;
     /** Runs before the socket hears "ready" (presence marks the user seen). */
     onConnect?: (userId: string) => Promise<unknown>;
     onDisconnect?: (userId: string) => void;
@@ -66,8 +74,13 @@ export function attachRealtime(
     const userId = (socket.data.user as AuthUser).id;
     await socket.join(userChannel(userId));
     socket.on("disconnect", () => onDisconnect?.(userId));
-    const [rooms] = await Promise.all([roomIdsOf(userId).catch(() => []), onConnect?.(userId).catch(() => undefined)]);
+    const [rooms, desk] = await Promise.all([
+      roomIdsOf(userId).catch(() => []),
+      deskChannelsOf?.(socket.data.user as AuthUser).catch(() => []) ?? [],
+      onConnect?.(userId).catch(() => undefined),
+    ]);
     if (rooms.length) await socket.join(rooms.map(roomChannel));
+    if (desk.length) await socket.join(desk);
     socket.emit("ready");
   });
 
@@ -76,6 +89,9 @@ export function attachRealtime(
       if (!userIds.length) return;
       io.to(userIds.map(userChannel)).emit(event, payload);
       onEmit?.(event, userIds);
+    },
+    toDesk(channel, event, payload) {
+      io.to(channel).emit(event, payload);
     },
     joinRoom(userIds, roomId) {
       if (userIds.length) io.in(userIds.map(userChannel)).socketsJoin(roomChannel(roomId));

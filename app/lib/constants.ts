@@ -23,3 +23,4 @@ export * from "./constants/mail";
 export * from "./constants/push";
 export * from "./constants/moderation";
 export * from "./constants/installed-app";
+export * from "./constants/desk";

@@ -132,3 +132,13 @@ export function reportErrorMessage(code: string) {
   };
   return byCode[code] ?? messages.reports.failed;
 }
+
+/** What the inquiries desk says when a post about an inquiry does not go through (an InquiryDeskError code). */
+export function inquiryDeskErrorMessage(code: string) {
+  const byCode: Record<string, string> = {
+    inquiry_not_found: messages.inquiry.deskNotFound,
+    inquiry_closed: messages.inquiry.closedNoReply,
+    rate_limited: messages.inquiry.rateLimited,
+  };
+  return byCode[code] ?? messages.validation.checkInput;
+}

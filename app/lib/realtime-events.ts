@@ -1,3 +1,4 @@
+import type { DESK_REPORTS_EVENT } from "./constants/desk";
 /** The realtime event names (docs/product.md#realtime), shared by the server and the browser. */
 export const RealtimeEvent = {
   chatMessage: "chat:message",
@@ -12,7 +13,8 @@ export const RealtimeEvent = {
    */
   move: "server:move",
 } as const;
-export type RealtimeEventName = (typeof RealtimeEvent)[keyof typeof RealtimeEvent];
+/** The desk's own event (ADR 071) is named with the desk's constants, so its name never travels in the gamers' bundle. */
+export type RealtimeEventName = (typeof RealtimeEvent)[keyof typeof RealtimeEvent] | typeof DESK_REPORTS_EVENT;
 
 /**
  * What the browser sends over its socket: a chat message, answered through Socket.IO's acknowledgement with

@@ -1,4 +1,4 @@
-import type { Selectable } from "kysely";
+import { sql, type Selectable } from "kysely";
 import type { Database, ModerationActionsTable, ReportReason, ReportStatus, ReportTargetType } from "~/infra/db/tables";
 import { messageSummary } from "~/lib/chat-summary";
 import { UUID } from "../lib/validation/fields";
@@ -68,6 +68,16 @@ export async function listOpenReports({ db }: { db: Database }): Promise<ReportG
     for (const group of groups.values()) group.offPlatformFlags = byUser.get(group.targetUserId) ?? 0;
   }
   return [...groups.values()].sort((a, b) => b.count - a.count || a.firstReportedAt.getTime() - b.firstReportedAt.getTime());
+}
+
+/** How many things await a decision: the open reports counted by what they are about (the desk's nav, ADR 071). */
+export async function countOpenReportTargets({ db }: { db: Database }): Promise<number> {
+  const row = await db
+    .selectFrom("reports")
+    .select(sql<number>`count(distinct (target_type, target_id))`.as("count"))
+    .where("status", "=", "open")
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }
 
 export interface ReportDetail {

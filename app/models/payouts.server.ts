@@ -47,7 +47,7 @@ export interface PayoutForOperator extends Payout {
 
 type Row = Selectable<PayoutRequestsTable>;
 
-function toPayout(row: Row): Payout {
+export function toPayout(row: Row): Payout {
   return {
     id: row.id,
     coins: row.coins,

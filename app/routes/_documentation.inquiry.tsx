@@ -28,7 +28,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") {
     return data({ result: submission.reply() }, { status: 400 });
   }
-  await createInquiry({ db: context.db, inquiry: submission.value });
+  // A signed-in sender's account is linked to the inquiry, so the desk sees who wrote (the reply still goes to the address given).
+  const user = await context.auth.getUser();
+  await createInquiry({ db: context.db, inquiry: submission.value, userId: user?.id ?? null });
   return redirect("/inquiry?sent=1");
 }
 

@@ -1,5 +1,7 @@
 import type { Server as SocketServer } from "socket.io";
 import type { AuthService, AuthUser } from "../../app/infra/auth/session";
+import { hostedAppMetadata } from "../../app/infra/auth/hosted-admin";
+import type { AppConfig } from "../../app/infra/config";
 import type { DatabaseHandle } from "../../app/infra/db";
 import { log } from "../../app/infra/logger.server";
 import { attachRealtime, type Realtime } from "../../app/infra/realtime";
@@ -7,6 +9,8 @@ import { CHAT_SEND_POSTGRES_CONCURRENCY } from "../../app/lib/constants/chat";
 import { RealtimeEvent } from "../../app/lib/realtime-events";
 import { createChatSender, type ChatSender } from "../../app/models/chat-sender.server";
 import { listRoomIds } from "../../app/models/chat-rooms.server";
+import { deskChannelsOf } from "../../app/models/desk-live.server";
+import { embeddedRoleStore, hostedRoleStore } from "../../app/models/operators.server";
 import { readSessionsEndedNotice } from "../../app/models/auth/sessions.server";
 import { SESSIONS_ENDED_CHANNEL } from "../../app/models/moderation.server";
 import { attachChatSend } from "../chat-socket";
@@ -28,6 +32,7 @@ export interface AppRealtime {
  */
 export async function startRealtime({
   io,
+  config,
   database,
   auth,
   metrics,
@@ -35,6 +40,7 @@ export async function startRealtime({
   onDatabaseBack,
 }: {
   io: SocketServer;
+  config: AppConfig;
   database: DatabaseHandle;
   auth: AuthService;
   metrics: Metrics;
@@ -46,9 +52,14 @@ export async function startRealtime({
   io.use(overload.socketMiddleware);
   // The tracker needs the emitter and the emitter reports connections to the tracker.
   let presence: PresenceTracker | undefined;
+  // Where the desk's live count reads who is an operator (ADR 071): the embedded auth's column, or hosted GoTrue's
+  // admin API (without its service-role key nobody joins, and the count is the page's, refreshed on navigation).
+  const hosted = config.SUPABASE_URL ? hostedAppMetadata(config) : null;
+  const roleStore = config.SUPABASE_URL ? (hosted ? hostedRoleStore(hosted) : null) : embeddedRoleStore;
   const realtime = attachRealtime(io, {
     authenticate: auth.authenticate,
     roomIdsOf: (userId) => listRoomIds({ db: database.db, userId }),
+    deskChannelsOf: (user) => deskChannelsOf(database.db, { store: roleStore, user }),
     onConnect: (userId) => presence!.connected(userId),
     onDisconnect: (userId) => presence!.disconnected(userId),
     onEmit: (event, userIds) => {

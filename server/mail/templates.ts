@@ -69,6 +69,24 @@ const templates: Record<string, (data: Record<string, unknown>, ctx: MailContext
   mfa_removed: (data, ctx) => securityNotice(ctx, messages.mail.mfaRemovedSubject, messages.mail.mfaRemovedLead(text(data.friendlyName))),
   mfa_recovery_used: (_data, ctx) => securityNotice(ctx, messages.mail.mfaRecoveryUsedSubject, messages.mail.mfaRecoveryUsedLead),
   mfa_reset: (_data, ctx) => securityNotice(ctx, messages.mail.mfaResetSubject, messages.mail.mfaResetLead),
+  // An operator's reply from the desk (ADR 072): the reply as written, then what was asked, quoted.
+  inquiry_reply: (data, ctx) => ({
+    subject: messages.mail.inquiryReplySubject,
+    lead: [
+      messages.mail.inquiryReplyGreeting(text(data.name)),
+      messages.mail.inquiryReplyLead,
+      "",
+      ...text(data.reply).split("\n"),
+      "",
+      messages.mail.inquiryReplyQuoted,
+      ...text(data.inquiry)
+        .split("\n")
+        .map((line) => `> ${line}`),
+    ],
+    action: messages.mail.inquiryReplyAction,
+    link: `${ctx.siteUrl}/inquiry`,
+    after: [messages.mail.inquiryReplyAfter],
+  }),
 };
 
 /** 二段階認証's notices (ADR 064): what changed, a link to the security settings, what to do if it was not the owner. */

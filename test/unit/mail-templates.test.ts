@@ -50,6 +50,18 @@ describe("mail templates", () => {
     expect(rendered.text).toContain(unsubscribe.toString());
   });
 
+  it("an inquiry's reply (ADR 072): the greeting, the reply as written, the question quoted, escaped in HTML, no unsubscribe", () => {
+    const rendered = renderMail(mail("inquiry_reply", { name: "山田 <太郎>", reply: "一行目\n<b>二行目</b>", inquiry: "質問1\n質問2" }), ctx);
+    expect(rendered.subject).toBe("【GamerMatch】お問い合わせへの回答");
+    expect(rendered.text).toContain("山田 <太郎> 様\n");
+    expect(rendered.text).toContain("一行目\n<b>二行目</b>");
+    expect(rendered.text).toContain("――お問い合わせ内容――\n> 質問1\n> 質問2");
+    expect(rendered.link).toBe("https://gamermatch.test/inquiry");
+    expect(rendered.html).toContain("&lt;b&gt;二行目&lt;/b&gt;");
+    expect(rendered.html).not.toContain("<b>二行目");
+    expect(rendered.headers).toEqual({});
+  });
+
   it("every notification kind renders, and an unknown kind is an error rather than an empty mail", () => {
     for (const kind of MAIL_KINDS) expect(renderMail(mail(kind, { title: "t", body: "b", link: "/" }), ctx).subject).toBe("【GamerMatch】t");
     expect(() => renderMail(mail("nonsense", {}), ctx)).toThrow(/no mail template/);

@@ -19,3 +19,10 @@ export const BANK_ACCOUNT_TYPES = [
 ] as const;
 /** The transfer page and GET /api/payouts show the newest this many requests. */
 export const PAYOUT_HISTORY_MAX = 50;
+/** The operators' desk (ADR 072): the oldest this many requested payouts, each with the seller's newest earlier ones. */
+export const PAYOUT_DESK_MAX = 100;
+export const PAYOUT_DESK_HISTORY = 5;
+/** The longest reason an operator gives for paying or rejecting (the audit trail's limit). */
+export const PAYOUT_REASON_MAX = 1000;
+/** Reveals and decisions one operator may post on the payouts desk. */
+export const PAYOUT_DESK_RATE_LIMIT = { limit: 60, windowMs: 10 * 60_000 } as const;

@@ -30,3 +30,4 @@ export * as moderation from "./moderation";
 export * as reportLink from "./report-link";
 export * as privacy from "./privacy";
 export * as installedApp from "./installed-app";
+export * as desk from "./desk";

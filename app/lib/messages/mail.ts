@@ -89,3 +89,11 @@ export const unsubscribeInvalidBody = "リンクが途中で切れているか�
 export const unsubscribeUnknown = "このリンクのお知らせは見つかりません";
 export const unsubscribeUnknownBody = "メールの種類かアカウントが見つかりませんでした。ログインして通知メールの設定から変更してください。";
 export const settingsBack = "設定へ戻る";
+
+/** An operator's reply to an inquiry (ADR 072): the reply as written, then what the sender asked. */
+export const inquiryReplySubject = "【GamerMatch】お問い合わせへの回答";
+export const inquiryReplyGreeting = (name: string) => `${name} 様`;
+export const inquiryReplyLead = "GamerMatchへお問い合わせいただきありがとうございます。以下のとおりご回答いたします。";
+export const inquiryReplyQuoted = "――お問い合わせ内容――";
+export const inquiryReplyAction = "続けて問い合わせる";
+export const inquiryReplyAfter = "このメールへの返信ではお答えできません。続けてのご質問は、上のリンクのお問い合わせフォームからお送りください。";

@@ -16,3 +16,9 @@ export const paidTitle = (coins: number) => `${coinText(coins)}の振込が完�
 export const paidBody = (yen: number, account: string) => `${yen.toLocaleString("ja-JP")}円を${account}へ振り込みました。`;
 export const rejectedTitle = (coins: number) => `${coinText(coins)}の振込申請は却下されました`;
 export const rejectedBody = (coins: number) => `${coinText(coins)}を売上残高に戻しました。口座情報をご確認のうえ、もう一度申請してください。`;
+
+/** The operators' desk (ADR 072). */
+export const deskPaid = "振込済みにしました";
+export const deskRejected = "却下しました（売上コインを申請者に戻しました）";
+export const deskUnchanged = (status: string) => `すでに${status}です（変更なし）`;
+export const deskRateLimited = "操作が多すぎます。しばらく待ってからもう一度お試しください。";

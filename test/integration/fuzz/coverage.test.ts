@@ -6,13 +6,15 @@ import { routes as authRoutes } from "../../../server/auth/api";
 import { accountsRows } from "../../support/fuzz/rows/accounts";
 import { chatRows } from "../../support/fuzz/rows/chat";
 import { commerceRows } from "../../support/fuzz/rows/commerce";
+import { deskRows } from "../../support/fuzz/rows/desk";
+import { deskMoneyRows } from "../../support/fuzz/rows/desk-money";
 import { socialRows } from "../../support/fuzz/rows/social";
 
 /** A new route joins the fuzz table (test/support/fuzz/rows/): the built server's route list and the auth server's route table say which exist. */
 describe("the fuzz table covers every route", () => {
   it("has a row for every /api route and method, every route module with an action, and every /auth/v1 endpoint", async () => {
     const build = (await import(pathToFileURL(path.resolve("build/server/index.js")).href)) as ServerBuild;
-    const rows = [...accountsRows, ...chatRows, ...commerceRows, ...socialRows];
+    const rows = [...accountsRows, ...chatRows, ...commerceRows, ...deskRows, ...socialRows, ...deskMoneyRows];
     const covered = new Set(rows.map((row) => `${row.method} ${row.route}`));
     const missing: string[] = [];
     for (const [id, route] of Object.entries(build.routes)) {

@@ -195,6 +195,16 @@ export interface Context {
   eventId: string;
   /** The inquiry form's spam-trap timestamp, as the page renders it, so generated inquiries get past the trap. */
   honeypotValidFrom: string;
+  /**
+   * The operators' desk (ADR 071): the cookies of an admin signed in with the second step, and a member of the desk
+   * rows' own with a post someone reported, whom those rows may hide, suspend or ban without touching the others.
+   */
+  deskCookie: string;
+  deskPersonId: string;
+  deskPostId: string;
+  /** A payout requested by the other member and an inquiry, for the desk's payouts and inquiries rows (ADR 072). */
+  deskPayoutId: string;
+  deskInquiryId: number;
 }
 
 export const honeypot = (ctx: Context) => ({ name__confirm: fc.constant(""), from__confirm: fc.constant(ctx.honeypotValidFrom) });

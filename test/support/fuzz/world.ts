@@ -3,7 +3,8 @@ import { afterAll, beforeAll } from "vitest";
 import { createBrowserMember, createMember, signUp } from "../auth";
 import { tableChecksums } from "../checksums";
 import { startTestServer, type TestServer } from "../server";
-import { creditPurchase } from "../../../app/models/coins.server";
+import { creditPurchase, transfer } from "../../../app/models/coins.server";
+import { createOperator } from "../desk";
 import { FUZZ_COMMUNITY_ID, validListing, WEBHOOK_SECRET, type Context, type Row } from "./generators";
 
 /**
@@ -64,6 +65,11 @@ export async function startFuzzWorld({ stripe = false }: { stripe?: boolean } = 
     .values({ game_id: apexId, title: "ファズの会", starts_at: startsAt, ends_at: new Date(startsAt.getTime() + 3600_000), capacity: 2 })
     .returning("id")
     .executeTakeFirstOrThrow();
+  // The desk's rows: an admin at aal2, and a member of their own with a reported post.
+  const [deskAdmin, deskPerson] = await Promise.all([createOperator(app, ["admin"], { displayName: "ファズ管理者" }), createMember(app, "処分対象")]);
+  const deskPosted = await deskPerson.api("/api/posts/create", { json: { content: "通報された投稿", imageUrl: null, isPublic: true } });
+  const deskPostId = ((await deskPosted.json()) as { post: { id: string } }).post.id;
+  await db.insertInto("reports").values({ reporter_id: other.id, target_type: "post", target_id: deskPostId, target_user_id: deskPerson.id, reason: "spam", note: "ファズの通報" }).execute();
   const stripeApp = stripe
     ? await startTestServer({ seed: false, env: { STRIPE_SECRET_KEY: "sk_test_fuzz", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: "http://127.0.0.1:9" } })
     : undefined;
@@ -89,6 +95,10 @@ export async function startFuzzWorld({ stripe = false }: { stripe?: boolean } = 
     email,
     eventId: event.id,
     honeypotValidFrom,
+    deskCookie: deskAdmin.jar.header(),
+    deskPersonId: deskPerson.id,
+    deskPostId,
+    ...(await deskMoneyWorld(app, deskAdmin, other)),
   };
 
   return {
@@ -97,6 +107,22 @@ export async function startFuzzWorld({ stripe = false }: { stripe?: boolean } = 
       await Promise.all([app.close(), stripeApp?.close()]);
     },
   };
+}
+
+/** The desk's payouts and inquiries rows' part of the world (ADR 072): a payout `seller` requested (coins tipped by the admin), an inquiry. */
+async function deskMoneyWorld(app: TestServer, admin: { id: string }, seller: Awaited<ReturnType<typeof createMember>>) {
+  const db = app.database.db;
+  await db.transaction().execute(async (trx) => {
+    await creditPurchase(trx, { userId: admin.id, coins: 5_000, reference: "fuzz-desk" });
+    await transfer(trx, { fromId: admin.id, toId: seller.id, amount: 5_000, purpose: "tip", reference: "fuzz-desk-tip", feePercent: 0 });
+  });
+  const requested = await seller.api("/api/payouts", {
+    json: { coins: 1_000, bankName: "ファズ銀行", branchName: "本店", accountType: "ordinary", accountNumber: "1234567", accountHolder: "ファズ タロウ" },
+    headers: { "Idempotency-Key": randomUUID() },
+  });
+  const deskPayoutId = ((await requested.json()) as { data: { payout: { id: string } } }).data.payout.id;
+  const inquiry = await db.insertInto("inquiries").values({ name: "ファズ", email: "fuzz-inquiry@example.jp", category: "other", body: "ファズの問い合わせ" }).returning("id").executeTakeFirstOrThrow();
+  return { deskPayoutId, deskInquiryId: inquiry.id };
 }
 
 /** The world, made before the file's tests and closed after them: read `world()` inside a test. */
@@ -133,5 +159,6 @@ export function credentials(ctx: Context, row: Row, signedIn: boolean): Record<s
   if (!signedIn) return {};
   if (row.as === "bearer") return { Authorization: `Bearer ${row.route === "auth:POST /logout" ? ctx.logoutBearer : ctx.bearer}` };
   if (row.route === "routes/settings.security.sessions") return { Cookie: ctx.sessionsCookie };
+  if (/^routes\/(_default\.admin|admin\.)/.test(row.route)) return { Cookie: ctx.deskCookie };
   return { Cookie: row.route === "routes/logout" ? ctx.logoutCookie : ctx.cookie };
 }

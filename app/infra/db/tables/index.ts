@@ -4,7 +4,7 @@ import type { ChatMessagesTable, ChatParticipantsTable, ChatRoomsTable } from ".
 import type { CoinEscrowsTable, CoinOrdersTable, CoinTransactionsTable, CoinWalletsTable, PaymentEventsTable, PayoutRequestsTable } from "./coins";
 import type { BookingExtensionsTable, BookingsTable, ListingsTable, ReviewsTable, SubscriptionPaymentsTable, SubscriptionPlansTable, SubscriptionsTable } from "./commerce";
 import type { CommunitiesTable, CommunityMembersTable, EventParticipantsTable, EventsTable, GamesTable, PostsTable, UploadsTable } from "./community";
-import type { InquiriesTable, ModerationActionsTable, OffPlatformFlagsTable, OperatorAuditTable, ReportsTable } from "./moderation";
+import type { InquiriesTable, InquiryRepliesTable, ModerationActionsTable, OffPlatformFlagsTable, OperatorAuditTable, ReportsTable } from "./moderation";
 import type { MailOptOutsTable, MailOutboxTable, NotificationsTable, PushOptOutsTable, PushOutboxTable, PushSubscriptionsTable } from "./notifications";
 import type { FootprintsTable, UserBlocksTable, UserGamesTable, UserPresenceTable, UsersTable } from "./people";
 
@@ -24,6 +24,7 @@ export type * from "./people";
 export interface DB {
   games: GamesTable;
   inquiries: InquiriesTable;
+  inquiry_replies: InquiryRepliesTable;
   auth_users: AuthUsersTable;
   auth_sessions: AuthSessionsTable;
   auth_refresh_tokens: AuthRefreshTokensTable;

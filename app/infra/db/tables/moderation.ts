@@ -43,13 +43,33 @@ export interface OffPlatformFlagsTable {
   created_at: CreatedAt;
 }
 
-/** A message sent through the inquiry form (/inquiry). */
+export type InquiryStatus = "open" | "answered" | "closed";
+
+/** A message sent through the inquiry form (/inquiry), and where the desk is with it (migration 0036). */
 export interface InquiriesTable {
   id: Generated<number>;
   name: string;
   email: string;
   category: string;
   body: string;
+  created_at: CreatedAt;
+  /** The sender's account when they were signed in while sending. */
+  user_id: string | null;
+  status: Generated<InquiryStatus>;
+  /** The operator who last replied, closed or reopened it, and when. */
+  handled_by: string | null;
+  handled_label: string | null;
+  handled_at: Timestamp | null;
+}
+
+/** A reply an operator mailed to an inquiry's sender; one per form key (migration 0036). */
+export interface InquiryRepliesTable {
+  id: Generated<number>;
+  inquiry_id: number;
+  operator_id: string | null;
+  operator_label: string;
+  body: string;
+  idempotency_key: string;
   created_at: CreatedAt;
 }
 

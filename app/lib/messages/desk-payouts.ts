@@ -1,0 +1,22 @@
+/** The payouts desk (/admin/payouts, ADR 072). Only operators ever see these. */
+export const lead = "申請の古い順です。口座情報は「表示」を押したときだけ、その画面に一度だけ表示され、表示したことは監査ログに記録されます。";
+export const empty = "申請中の出金申請はありません。";
+export const listLabel = (count: number) => `申請中の出金申請 ${count}件`;
+export const more = (max: number) => `古い順に${max}件まで表示しています。処理すると続きが表示されます。`;
+export const requestedAt = "申請日時";
+export const amount = "金額";
+export const seller = "申請者";
+export const earnedNow = "現在の売上コイン残高";
+export const account = "振込先";
+export const accountHolder = "口座名義";
+export const hidden = "（非表示）";
+export const reveal = "表示";
+export const revealLabel = (name: string) => `${name}さんの口座情報を表示`;
+export const revealedNote = "この表示は監査ログに記録されました。画面を移動すると再び非表示になります。";
+export const history = "これまでの申請";
+export const noHistory = "これまでの申請はありません";
+export const reason = "理由・メモ（必須）";
+export const reasonHint = (max: number) => `${max}文字以内。振込済みなら振込日・振込番号など、却下なら理由を書いてください（監査ログに残ります。申請者には届きません）。`;
+export const pay = "振込済みにする";
+export const reject = "却下する";
+export const working = "処理中…";

@@ -1,0 +1,31 @@
+import type { AuthUser } from "~/infra/auth/session";
+import type { Database } from "~/infra/db/tables";
+import type { Realtime } from "~/infra/realtime";
+import { DESK_PAGES, DESK_REPORTS_CHANNEL, DESK_REPORTS_EVENT, rolesAllow } from "~/lib/constants/desk";
+import { log } from "~/infra/logger.server";
+import { countOpenReportTargets } from "./moderation-queue.server";
+import { readRoles, type RoleStore } from "./operators.server";
+
+/**
+ * The desk's live count of open reports (ADR 071). A socket joins the desk's channel when it connects only if its
+ * session is at aal2 and the auth server (not the token) says the account decides reports; a report filed or decided
+ * then sends the new count to that channel alone. A gamer's socket never joins it, so never hears it.
+ */
+
+/** The desk channels of a socket's user: the reports' one for the report roles at aal2, else none. */
+export async function deskChannelsOf(db: Database, { store, user }: { store: RoleStore | null; user: AuthUser }): Promise<string[]> {
+  if (!store || user.aal !== "aal2") return [];
+  const roles = await readRoles(db, { store, userId: user.id });
+  return rolesAllow(roles, DESK_PAGES.reports.roles) ? [DESK_REPORTS_CHANNEL] : [];
+}
+
+/** Tells the operators' sockets how many targets await a decision now. Never fails its caller: a count is not worth a 500. */
+export async function announceOpenReports({ db, realtime }: { db: Database; realtime: Realtime }) {
+  if (!realtime.toDesk) return;
+  try {
+    const openReports = await countOpenReportTargets({ db });
+    realtime.toDesk(DESK_REPORTS_CHANNEL, DESK_REPORTS_EVENT, { openReports });
+  } catch (error) {
+    log.warn({ err: error }, "desk: could not announce the open reports' count");
+  }
+}
