@@ -1,26 +1,29 @@
 import * as text from "~/lib/messages/desk";
-import { formatDateTime } from "~/lib/time";
 import type { TargetContent } from "~/models/desk-targets.server";
+
+type Dated<T> = T extends unknown ? Omit<T, "createdAt" | "hiddenAt"> & { createdAt: string; hiddenAt: string | null } : never;
+/** A reported item with its dates already in words (the loader's, app/http/desk-view.server.ts). */
+export type TargetContentView = Dated<TargetContent>;
 
 /**
  * A reported item on the desk as its viewers saw it (ADR 071): a profile's name, picture and bio; a post's or a
  * chat message's words and picture; a listing's title and description; a review's stars and comment. Text is shown
  * as text (React escapes it), line breaks kept.
  */
-export function DeskTargetView({ content }: { content: TargetContent | null }) {
+export function DeskTargetView({ content }: { content: TargetContentView | null }) {
   if (!content) return <p className="text-slate-600">{text.removed}</p>;
   return (
     <div className="space-y-2">
       <p className="text-xs text-slate-500">
-        {formatDateTime(content.createdAt)}
-        {content.hiddenAt ? <span className="ml-2 font-semibold text-red-800">{text.hiddenAt(formatDateTime(content.hiddenAt))}</span> : null}
+        {content.createdAt}
+        {content.hiddenAt ? <span className="ml-2 font-semibold text-red-800">{text.hiddenAt(content.hiddenAt)}</span> : null}
       </p>
       <Body content={content} />
     </div>
   );
 }
 
-function Body({ content }: { content: TargetContent }) {
+function Body({ content }: { content: TargetContentView }) {
   switch (content.kind) {
     case "user":
       return (

@@ -20,8 +20,3 @@ export function pageMeta(page: string, description?: string): MetaDescriptor[] {
       : []),
   ];
 }
-
-/** The meta of an operators' desk page (ADR 071): its title, and no search engine ever lists it. */
-export function deskMeta(page: string): MetaDescriptor[] {
-  return [...pageMeta(page), { name: "robots", content: "noindex, nofollow" }];
-}

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { deskRefusesPosts, requireOperator } from "~/http/desk.server";
 import { ANY_OPERATOR, DESK_PAGES, deskPagesFor } from "~/lib/constants/desk";
 import * as text from "~/lib/messages/desk";
-import { deskMeta } from "~/lib/meta";
+import { deskMeta } from "~/lib/desk-meta";
 
 export const meta: MetaFunction = () => deskMeta(text.title);
 

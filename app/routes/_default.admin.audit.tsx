@@ -3,9 +3,9 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { deskRefusesPosts, requireOperator } from "~/http/desk.server";
 import { AUDIT_TARGET_TYPES, DESK_PAGES, OPERATOR_AUDIT_KINDS } from "~/lib/constants/desk";
 import * as text from "~/lib/messages/desk";
-import { deskMeta } from "~/lib/meta";
+import { deskMeta } from "~/lib/desk-meta";
 import { parseQuery } from "~/lib/params";
-import { formatDateTime } from "~/lib/time";
+import { formatDateTime } from "~/http/desk-view.server";
 import { auditQuerySchema } from "~/lib/validation/desk";
 import { listOperatorActions } from "~/models/operator-audit.server";
 
@@ -33,7 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (page.nextBefore !== null) next.set("before", String(page.nextBefore));
   return {
     query,
-    rows: page.rows.map((row) => ({ ...row, details: JSON.stringify(row.details) })),
+    rows: page.rows.map((row) => ({ ...row, at: formatDateTime(row.at), details: JSON.stringify(row.details) })),
     olderHref: page.nextBefore !== null ? `/admin/audit?${next}` : null,
   };
 }
@@ -105,7 +105,7 @@ export default function DeskAudit() {
           {rows.map((row) => (
             <li key={row.id} className="rounded-xl bg-white p-3 text-sm shadow-sm ring-1 ring-slate-200">
               <p className="flex flex-wrap gap-x-3">
-                <span>{formatDateTime(row.at)}</span>
+                <span>{row.at}</span>
                 <span className="font-semibold">{text.auditKinds[row.kind]}</span>
                 <span className="break-all">{row.operator_label}</span>
               </p>

@@ -10,7 +10,7 @@ import { categoryLabel, inquiryStatusClass, inquiryStatusLabel } from "~/lib/inq
 import { messages } from "~/lib/messages";
 import * as text from "~/lib/messages/desk";
 import * as inquiryText from "~/lib/messages/desk-inquiries";
-import { deskMeta } from "~/lib/meta";
+import { deskMeta } from "~/lib/desk-meta";
 import { parseParams } from "~/lib/params";
 import { formatDateTime } from "~/lib/time";
 import { inquiryParamsSchema, inquiryReplySchema, inquiryStatusSchema } from "~/lib/validation/desk-inquiries";

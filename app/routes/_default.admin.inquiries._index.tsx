@@ -6,7 +6,7 @@ import { DESK_PAGES } from "~/lib/constants/desk";
 import * as text from "~/lib/messages/desk";
 import * as inquiryText from "~/lib/messages/desk-inquiries";
 import { categoryLabel, inquiryStatusClass, inquiryStatusLabel } from "~/lib/inquiries";
-import { deskMeta } from "~/lib/meta";
+import { deskMeta } from "~/lib/desk-meta";
 import { parseQuery } from "~/lib/params";
 import { formatDateTime } from "~/lib/time";
 import { inquiryQuerySchema } from "~/lib/validation/desk-inquiries";

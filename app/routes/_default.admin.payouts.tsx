@@ -10,7 +10,7 @@ import { payoutErrorMessage } from "~/lib/error-messages";
 import { messages } from "~/lib/messages";
 import * as text from "~/lib/messages/desk";
 import * as payoutText from "~/lib/messages/desk-payouts";
-import { deskMeta } from "~/lib/meta";
+import { deskMeta } from "~/lib/desk-meta";
 import { payoutDecisionSchema, payoutRevealSchema } from "~/lib/validation/desk-payouts";
 import { CoinError } from "~/models/coins.server";
 import { admitPayoutDeskPost, listPayoutDesk, payoutAwaitsDecision, PayoutDeskError, revealBankDetails } from "~/models/payout-desk.server";

@@ -1,20 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { DeskDecisionForm, type DecisionIntent } from "~/components/desk-decision-form";
-import { personState } from "~/components/desk-person-state";
 import { DeskTargetView } from "~/components/desk-target-view";
 import { postDecision } from "~/http/desk-decisions.server";
+import { contentView, decisionLine, formatDateTime, personState, reasonLabels, reportLine, statusLabels, targetLabels } from "~/http/desk-view.server";
 import { deskNotFound, requireOperator } from "~/http/desk.server";
 import { DESK_PAGES } from "~/lib/constants/desk";
 import * as text from "~/lib/messages/desk";
-import { reasonLabels, statusLabels, targetLabels } from "~/lib/messages/reports";
-import { deskMeta } from "~/lib/meta";
+import { deskMeta } from "~/lib/desk-meta";
 import { parseParams } from "~/lib/params";
-import { formatDateTime } from "~/lib/time";
 import { deskDecisionSchema, reportTargetParamsSchema } from "~/lib/validation/desk";
 import { getReportTarget, type ReportTargetDetail } from "~/models/desk-reports.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => deskMeta(data ? text.targetTitle(targetLabels[data.detail.targetType]) : text.queueTitle);
+export const meta: MetaFunction<typeof loader> = ({ data }) => deskMeta(data ? data.title : text.queueTitle);
 
 /** The target of /admin/reports/{type}/{id}, reported at least once, or the 404 of an unknown path. */
 async function targetOf(request: Request, context: LoaderFunctionArgs["context"], params: LoaderFunctionArgs["params"]) {
@@ -46,7 +44,20 @@ function intentsFor(detail: ReportTargetDetail, now = Date.now()): DecisionInten
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireOperator(request, context, DESK_PAGES.reports.roles);
   const detail = await targetOf(request, context, params);
-  return { detail, intents: intentsFor(detail) };
+  const { owner } = detail;
+  return {
+    title: text.targetTitle(targetLabels[detail.targetType]),
+    content: contentView(detail.content),
+    owner: { id: owner.id, displayName: owner.displayName, state: personState(owner), offPlatformFlags: owner.offPlatformFlags, heldPayouts: owner.heldPayouts },
+    reports: detail.reports.map((report) => ({
+      id: report.id,
+      note: report.note,
+      line: `${reasonLabels[report.reason]}（${report.reporterName}、${formatDateTime(report.createdAt)}、${statusLabels[report.status]}）`,
+    })),
+    history: detail.history.map(decisionLine),
+    otherReports: detail.otherReports.map(reportLine),
+    intents: intentsFor(detail),
+  };
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -57,10 +68,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function ReportTarget() {
-  const { detail, intents } = useLoaderData<typeof loader>();
+  const { title, content, owner, reports, history, otherReports, intents } = useLoaderData<typeof loader>();
   const refusal = useActionData<typeof action>();
-  const { owner } = detail;
-  const state = personState(owner);
   return (
     <section aria-labelledby="target-title" className="space-y-5">
       <p className="text-sm">
@@ -69,62 +78,61 @@ export default function ReportTarget() {
         </Link>
       </p>
       <h1 id="target-title" className="text-2xl font-bold">
-        {text.targetTitle(targetLabels[detail.targetType])}
+        {title}
       </h1>
-      <div className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+      <div className={card}>
         <h2 className="mb-2 text-sm font-semibold text-slate-600">{text.asViewersSaw}</h2>
-        <DeskTargetView content={detail.content} />
+        <DeskTargetView content={content} />
       </div>
-      <div className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+      <div className={card}>
         <h2 className="font-bold">{text.owner}</h2>
         <p className="mt-1">
           <Link to={`/admin/users/${owner.id}`} className="text-brand-700 underline">
             {owner.displayName}
           </Link>
-          <span className="ml-2 text-sm">{state}</span>
+          <span className="ml-2 text-sm">{owner.state}</span>
         </p>
         <p className="mt-1 text-sm">
           {text.offPlatformFlags(owner.offPlatformFlags)}
           {owner.heldPayouts > 0 ? `・${text.heldPayouts(owner.heldPayouts)}` : ""}
         </p>
       </div>
-      <div className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+      <div className={card}>
         <h2 className="font-bold">{text.reportsOfTarget}</h2>
         <ul className="mt-2 space-y-2 text-sm" data-testid="target-reports">
-          {detail.reports.map((report) => (
+          {reports.map((report) => (
             <li key={report.id} className="break-words">
-              <span className="font-semibold">{reasonLabels[report.reason]}</span>（{report.reporterName}、{formatDateTime(report.createdAt)}、{statusLabels[report.status]}）
+              {report.line}
               <span className="block whitespace-pre-wrap text-slate-700">{report.note || text.noNote}</span>
             </li>
           ))}
         </ul>
       </div>
       {intents.length > 0 ? <DeskDecisionForm id="decision" legend={text.decide} intents={intents} refusal={refusal} /> : null}
-      <div className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+      <div className={card}>
         <h2 className="font-bold">{text.ownerHistory}</h2>
-        {detail.history.length === 0 ? (
+        {history.length === 0 ? (
           <p className="mt-1 text-sm text-slate-600">{text.none}</p>
         ) : (
           <ul className="mt-2 space-y-1 text-sm">
-            {detail.history.map((action) => (
+            {history.map((action) => (
               <li key={action.id} className="break-words">
-                {formatDateTime(action.created_at)} {text.actionLabels[action.action]}
-                {action.until ? `（${text.until(formatDateTime(action.until))}）` : ""}: {action.reason}
+                {action.line}
               </li>
             ))}
           </ul>
         )}
         <h2 className="mt-4 font-bold">{text.ownerReports}</h2>
-        {detail.otherReports.length === 0 ? (
+        {otherReports.length === 0 ? (
           <p className="mt-1 text-sm text-slate-600">{text.none}</p>
         ) : (
           <ul className="mt-2 space-y-1 text-sm">
-            {detail.otherReports.map((report) => (
+            {otherReports.map((report) => (
               <li key={report.id}>
-                <Link to={`/admin/reports/${report.targetType}/${report.targetId}`} className="text-brand-700 underline">
-                  {targetLabels[report.targetType]}
+                <Link to={report.href} className="text-brand-700 underline">
+                  {report.targetLabel}
                 </Link>{" "}
-                {reasonLabels[report.reason]}（{formatDateTime(report.createdAt)}、{statusLabels[report.status]}）
+                {report.detail}
               </li>
             ))}
           </ul>
@@ -133,3 +141,5 @@ export default function ReportTarget() {
     </section>
   );
 }
+
+const card = "rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200";

@@ -5,7 +5,7 @@ import { DESK_PAGES } from "~/lib/constants/desk";
 import { REPORT_REASONS, REPORT_TARGET_TYPES } from "~/lib/constants/moderation";
 import * as text from "~/lib/messages/desk";
 import { reasonLabels, targetLabels } from "~/lib/messages/reports";
-import { deskMeta } from "~/lib/meta";
+import { deskMeta } from "~/lib/desk-meta";
 import { parseQuery } from "~/lib/params";
 import { formatDateTime } from "~/lib/time";
 import { reportQueueQuerySchema } from "~/lib/validation/desk";
@@ -21,14 +21,25 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireOperator(request, context, DESK_PAGES.reports.roles);
   const query = parseQuery(reportQueueQuerySchema, request);
   const rows = await listReportQueue({ db: context.db, reason: query.reason, targetType: query.type });
-  return { query, rows };
+  // Put in words here, so the page's browser code carries no module of the gamers' pages (ADR 071).
+  return {
+    query,
+    reasons: REPORT_REASONS.map((value) => ({ value, label: reasonLabels[value] })),
+    types: REPORT_TARGET_TYPES.map((value) => ({ value, label: targetLabels[value] })),
+    rows: rows.map((row) => ({
+      ...row,
+      targetLabel: targetLabels[row.targetType],
+      firstReportedAt: formatDateTime(row.firstReportedAt),
+      reports: row.reports.map((report) => ({ id: report.id, note: report.note, reporterName: report.reporterName, reasonLabel: reasonLabels[report.reason] })),
+    })),
+  };
 }
 
 /** Nothing is posted here (ADR 071). */
 export const action = deskRefusesPosts;
 
 export default function ReportQueue() {
-  const { query, rows } = useLoaderData<typeof loader>();
+  const { query, reasons, types, rows } = useLoaderData<typeof loader>();
   return (
     <section aria-labelledby="queue-title" className="space-y-4">
       <div>
@@ -44,9 +55,9 @@ export default function ReportQueue() {
           </label>
           <select id="queue-reason" name="reason" defaultValue={query.reason ?? ""} className="mt-1 min-h-11 rounded-lg border border-slate-300 px-2">
             <option value="">{text.filterAll}</option>
-            {REPORT_REASONS.map((reason) => (
-              <option key={reason} value={reason}>
-                {reasonLabels[reason]}
+            {reasons.map((reason) => (
+              <option key={reason.value} value={reason.value}>
+                {reason.label}
               </option>
             ))}
           </select>
@@ -57,9 +68,9 @@ export default function ReportQueue() {
           </label>
           <select id="queue-type" name="type" defaultValue={query.type ?? ""} className="mt-1 min-h-11 rounded-lg border border-slate-300 px-2">
             <option value="">{text.filterAll}</option>
-            {REPORT_TARGET_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {targetLabels[type]}
+            {types.map((type) => (
+              <option key={type.value} value={type.value}>
+                {type.label}
               </option>
             ))}
           </select>
@@ -76,10 +87,10 @@ export default function ReportQueue() {
             <li key={`${row.targetType}:${row.targetId}`} className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200" data-testid="queue-row">
               <div className="flex flex-wrap items-baseline justify-between gap-2">
                 <h2 className="font-bold">
-                  {targetLabels[row.targetType]}・{text.reportCount(row.reports.length)}
+                  {row.targetLabel}・{text.reportCount(row.reports.length)}
                 </h2>
                 <span className="text-sm text-slate-600">
-                  {text.firstReported}: {formatDateTime(row.firstReportedAt)}
+                  {text.firstReported}: {row.firstReportedAt}
                 </span>
               </div>
               <p className="mt-1 text-sm">
@@ -89,7 +100,7 @@ export default function ReportQueue() {
               <ul className="mt-2 space-y-1 text-sm" aria-label={text.notes}>
                 {row.reports.map((report) => (
                   <li key={report.id} className="break-words">
-                    <span className="font-semibold">{reasonLabels[report.reason]}</span>（{report.reporterName}）: {report.note || text.noNote}
+                    <span className="font-semibold">{report.reasonLabel}</span>（{report.reporterName}）: {report.note || text.noNote}
                   </li>
                 ))}
               </ul>

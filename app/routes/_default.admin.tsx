@@ -6,7 +6,7 @@ import { useRealtimeEvent } from "~/components/realtime-provider";
 import { deskRefusesPosts, requireOperator } from "~/http/desk.server";
 import { ANY_OPERATOR, DESK_PAGES, DESK_REPORTS_EVENT, deskPagesFor, rolesAllow } from "~/lib/constants/desk";
 import * as text from "~/lib/messages/desk";
-import { deskMeta } from "~/lib/meta";
+import { deskMeta } from "~/lib/desk-meta";
 import { countOpenReportTargets } from "~/models/moderation-queue.server";
 
 export const meta: MetaFunction = () => deskMeta(text.title);

@@ -2,20 +2,18 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { coinTransactionLabel } from "~/components/coin-labels";
 import { DeskDecisionForm, type DecisionIntent } from "~/components/desk-decision-form";
-import { personState } from "~/components/desk-person-state";
 import { postDecision } from "~/http/desk-decisions.server";
+import { decisionLine, formatDateTime, personState, reportLine } from "~/http/desk-view.server";
 import { deskNotFound, requireOperator } from "~/http/desk.server";
 import { DESK_PAGES, rolesAllow, SANCTION_ROLES } from "~/lib/constants/desk";
 import { formatNumber } from "~/lib/format";
 import * as text from "~/lib/messages/desk";
-import { reasonLabels, statusLabels, targetLabels } from "~/lib/messages/reports";
-import { deskMeta } from "~/lib/meta";
+import { deskMeta } from "~/lib/desk-meta";
 import { parseParams } from "~/lib/params";
-import { formatDateTime } from "~/lib/time";
 import { personDecisionSchema, userParamsSchema } from "~/lib/validation/desk";
 import { getPerson, type PersonRecord } from "~/models/desk-people.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => deskMeta(data ? text.personTitle(data.record.person.displayName) : text.usersTitle);
+export const meta: MetaFunction<typeof loader> = ({ data }) => deskMeta(data ? text.personTitle(data.person.displayName) : text.usersTitle);
 
 async function personOf(request: Request, context: LoaderFunctionArgs["context"], params: LoaderFunctionArgs["params"]) {
   const { id } = parseParams(userParamsSchema, params, request);
@@ -38,7 +36,33 @@ function intentsFor({ person }: PersonRecord, now = Date.now()): DecisionIntent[
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { roles } = await requireOperator(request, context, DESK_PAGES.users.roles);
   const record = await personOf(request, context, params);
-  return { record, intents: rolesAllow(roles, SANCTION_ROLES) ? intentsFor(record) : [], reportLinks: rolesAllow(roles, DESK_PAGES.reports.roles) };
+  const { person, balance } = record;
+  // Put in words here, so the page's browser code carries no module of the gamers' pages (ADR 071).
+  return {
+    person: { id: person.id, displayName: person.displayName, email: person.email, joined: formatDateTime(person.createdAt), state: personState(person), offPlatformFlags: person.offPlatformFlags },
+    balance: {
+      total: text.coinUnit(formatNumber(balance.totalBalance)),
+      breakdown: text.coinsBreakdown(formatNumber(balance.purchased), formatNumber(balance.earned)),
+    },
+    sanctions: record.sanctions.map(decisionLine),
+    ledger: record.ledger.map((row) => ({
+      id: row.id,
+      line: `${formatDateTime(row.createdAt)} ${coinTransactionLabel(row.kind)} ${row.amount > 0 ? "+" : ""}${formatNumber(row.amount)}（${text.coinUnit(formatNumber(row.balanceAfter))}）`,
+    })),
+    listings: record.listings.map((listing) => ({
+      id: listing.id,
+      title: listing.title,
+      detail: `${text.listingStatus[listing.status]}${listing.hidden ? `・${text.hidden}` : ""}・${text.coinUnit(formatNumber(listing.pricePerUnit))}`,
+    })),
+    bookings: record.bookings.map((booking) => ({
+      id: booking.id,
+      line: `${formatDateTime(booking.startsAt)} ${booking.title}（${text.bookingRole[booking.role]}・${text.bookingStatus[booking.status]}・${text.coinUnit(formatNumber(booking.totalPrice))}）`,
+    })),
+    reportsAgainst: record.reportsAgainst.map(reportLine),
+    reportsBy: record.reportsBy.map(reportLine),
+    intents: rolesAllow(roles, SANCTION_ROLES) ? intentsFor(record) : [],
+    reportLinks: rolesAllow(roles, DESK_PAGES.reports.roles),
+  };
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -51,9 +75,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 const card = "rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200";
 
 export default function DeskPerson() {
-  const { record, intents, reportLinks } = useLoaderData<typeof loader>();
+  const { person, balance, sanctions, ledger, listings, bookings, reportsAgainst, reportsBy, intents, reportLinks } = useLoaderData<typeof loader>();
   const refusal = useActionData<typeof action>();
-  const { person, balance } = record;
   return (
     <section aria-labelledby="person-title" className="space-y-5">
       <p className="text-sm">
@@ -70,65 +93,35 @@ export default function DeskPerson() {
         <dt className="font-semibold">{text.email}</dt>
         <dd className="break-all">{person.email ?? text.noEmail}</dd>
         <dt className="font-semibold">{text.joined}</dt>
-        <dd>{formatDateTime(person.createdAt)}</dd>
+        <dd>{person.joined}</dd>
         <dt className="font-semibold">{text.status}</dt>
-        <dd data-testid="person-state">{personState(person)}</dd>
+        <dd data-testid="person-state">{person.state}</dd>
         <dt className="font-semibold">{text.coins}</dt>
         <dd>
-          {text.coinUnit(formatNumber(balance.totalBalance))}（{text.coinsBreakdown(formatNumber(balance.purchased), formatNumber(balance.earned))}）
+          {balance.total}（{balance.breakdown}）
         </dd>
         <dt className="font-semibold">{text.offPlatformLabel}</dt>
         <dd>{person.offPlatformFlags}</dd>
       </dl>
       {intents.length > 0 ? <DeskDecisionForm id="sanction" legend={text.sanctionTitle} intents={intents} refusal={refusal} /> : null}
-      <div className={card}>
-        <h2 className="font-bold">{text.sanctions}</h2>
-        <Rows empty={record.sanctions.length === 0}>
-          {record.sanctions.map((action) => (
-            <li key={action.id} className="break-words">
-              {formatDateTime(action.created_at)} {text.actionLabels[action.action]}
-              {action.until ? `（${text.until(formatDateTime(action.until))}）` : ""}: {action.reason}
-            </li>
-          ))}
-        </Rows>
-      </div>
-      <div className={card}>
-        <h2 className="font-bold">{text.ledger}</h2>
-        <Rows empty={record.ledger.length === 0}>
-          {record.ledger.map((row) => (
-            <li key={row.id}>
-              {formatDateTime(row.createdAt)} {coinTransactionLabel(row.kind)} {row.amount > 0 ? "+" : ""}
-              {formatNumber(row.amount)}（{text.coinUnit(formatNumber(row.balanceAfter))}）
-            </li>
-          ))}
-        </Rows>
-      </div>
+      <Lines title={text.sanctions} lines={sanctions} />
+      <Lines title={text.ledger} lines={ledger} />
       <div className={card}>
         <h2 className="font-bold">{text.listings}</h2>
-        <Rows empty={record.listings.length === 0}>
-          {record.listings.map((listing) => (
+        <Rows empty={listings.length === 0}>
+          {listings.map((listing) => (
             <li key={listing.id} className="break-words">
               <Link to={`/tickets/${listing.id}`} className="text-brand-700 underline">
                 {listing.title}
               </Link>{" "}
-              {text.listingStatus[listing.status]}
-              {listing.hidden ? `・${text.hidden}` : ""}・{text.coinUnit(formatNumber(listing.pricePerUnit))}
+              {listing.detail}
             </li>
           ))}
         </Rows>
       </div>
-      <div className={card}>
-        <h2 className="font-bold">{text.bookings}</h2>
-        <Rows empty={record.bookings.length === 0}>
-          {record.bookings.map((booking) => (
-            <li key={booking.id} className="break-words">
-              {formatDateTime(booking.startsAt)} {booking.title}（{text.bookingRole[booking.role]}・{text.bookingStatus[booking.status]}・{text.coinUnit(formatNumber(booking.totalPrice))}）
-            </li>
-          ))}
-        </Rows>
-      </div>
-      <ReportList title={text.reportsAgainst} reports={record.reportsAgainst} links={reportLinks} />
-      <ReportList title={text.reportsBy} reports={record.reportsBy} links={reportLinks} />
+      <Lines title={text.bookings} lines={bookings} />
+      <ReportList title={text.reportsAgainst} reports={reportsAgainst} links={reportLinks} />
+      <ReportList title={text.reportsBy} reports={reportsBy} links={reportLinks} />
     </section>
   );
 }
@@ -137,8 +130,23 @@ function Rows({ empty, children }: { empty: boolean; children: React.ReactNode }
   return empty ? <p className="mt-1 text-sm text-slate-600">{text.none}</p> : <ul className="mt-2 space-y-1 text-sm">{children}</ul>;
 }
 
+function Lines({ title, lines }: { title: string; lines: Array<{ id: number | string; line: string }> }) {
+  return (
+    <div className={card}>
+      <h2 className="font-bold">{title}</h2>
+      <Rows empty={lines.length === 0}>
+        {lines.map((row) => (
+          <li key={row.id} className="break-words">
+            {row.line}
+          </li>
+        ))}
+      </Rows>
+    </div>
+  );
+}
+
 /** Reports by or against the person; their targets linked for the operators who may open the report pages. */
-function ReportList({ title, reports, links }: { title: string; reports: PersonRecord["reportsAgainst"]; links: boolean }) {
+function ReportList({ title, reports, links }: { title: string; reports: Array<ReturnType<typeof reportLine>>; links: boolean }) {
   return (
     <div className={card}>
       <h2 className="font-bold">{title}</h2>
@@ -146,13 +154,13 @@ function ReportList({ title, reports, links }: { title: string; reports: PersonR
         {reports.map((report) => (
           <li key={report.id}>
             {links ? (
-              <Link to={`/admin/reports/${report.targetType}/${report.targetId}`} className="text-brand-700 underline">
-                {targetLabels[report.targetType]}
+              <Link to={report.href} className="text-brand-700 underline">
+                {report.targetLabel}
               </Link>
             ) : (
-              targetLabels[report.targetType]
+              report.targetLabel
             )}{" "}
-            {reasonLabels[report.reason]}（{formatDateTime(report.createdAt)}、{statusLabels[report.status]}）
+            {report.detail}
           </li>
         ))}
       </Rows>

@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { deskRefusesPosts, requireOperator } from "~/http/desk.server";
+import { personState } from "~/http/desk-view.server";
 import { DESK_PAGES } from "~/lib/constants/desk";
 import * as text from "~/lib/messages/desk";
-import { deskMeta } from "~/lib/meta";
+import { deskMeta } from "~/lib/desk-meta";
 import { parseQuery } from "~/lib/params";
 import { userSearchQuerySchema } from "~/lib/validation/desk";
 import { searchPeople } from "~/models/desk-people.server";
-import { personState } from "~/components/desk-person-state";
 
 export const meta: MetaFunction = () => deskMeta(text.usersTitle);
 
@@ -15,7 +15,8 @@ export const meta: MetaFunction = () => deskMeta(text.usersTitle);
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireOperator(request, context, DESK_PAGES.users.roles);
   const { q } = parseQuery(userSearchQuerySchema, request);
-  return { q: q ?? "", people: q ? await searchPeople({ db: context.db, q }) : null };
+  const people = q ? await searchPeople({ db: context.db, q }) : null;
+  return { q: q ?? "", people: people?.map((person) => ({ id: person.id, displayName: person.displayName, email: person.email, state: personState(person) })) ?? null };
 }
 
 /** Nothing is posted here (ADR 071). */
@@ -52,7 +53,7 @@ export default function DeskUsers() {
                 {person.displayName}
               </Link>
               <span className="ml-2 text-sm text-slate-600 break-all">{person.email ?? text.noEmail}</span>
-              <span className="ml-2 text-sm">{personState(person)}</span>
+              <span className="ml-2 text-sm">{person.state}</span>
             </li>
           ))}
         </ul>

@@ -1,7 +1,9 @@
-import { REPORT_TARGET_TYPES, type OperatorRole } from "./moderation";
+import type { OperatorRole } from "./moderation";
 
 /**
- * The operators' desk (/admin, ADR 071): its pages and the roles that open each. A page's loader and action guard on
+ * The operators' desk (/admin, ADR 071): its pages and the roles that open each. What the desk's pages import in the
+ * browser is theirs alone or the shell's (the labels of reports and coins are put in words by the loaders), so the
+ * desk changes no chunk that a gamer's page loads. A page's loader and action guard on
  * the same list (`requireOperator(request, context, DESK_PAGES.x.roles)`, app/http/desk.server.ts) that the desk's
  * navigation shows links by, so a link is shown exactly where the page would open.
  */
@@ -50,7 +52,7 @@ export const OPERATOR_AUDIT_KINDS = [
   "two_step_off",
 ] as const;
 /** What a trail's row can be about (`operator_audit.target_type`). */
-export const AUDIT_TARGET_TYPES = [...REPORT_TARGET_TYPES, "payout", "inquiry"] as const;
+export const AUDIT_TARGET_TYPES = ["user", "post", "chat_message", "listing", "review", "payout", "inquiry"] as const;
 
 /**
  * The live count of open reports (ADR 071): the event carrying it, `{ openReports }`, and the Socket.IO channel that

@@ -38,6 +38,8 @@ export const deskRows: Row[] = [
     route: "routes/_default.admin.reports.$type.$id",
     method: "POST",
     as: "cookie",
+    // A decision counts towards the operator's limit before the model judges it (a refused one too).
+    refusalWrites: ["rate_limit_events"],
     request: (ctx) => segment(ctx.deskPostId).chain((id) => post(`/admin/reports/post/${id}`, decision())),
     examples: (ctx) => [
       formExample(`/admin/reports/post/${ctx.deskPostId}`, { intent: "dismiss", reason: `理${NUL}由` }),
@@ -51,6 +53,7 @@ export const deskRows: Row[] = [
     route: "routes/_default.admin.users.$id",
     method: "POST",
     as: "cookie",
+    refusalWrites: ["rate_limit_events"],
     request: (ctx) => segment(ctx.deskPersonId).chain((id) => post(`/admin/users/${id}`, decision())),
     examples: (ctx) => [formExample(`/admin/users/${ctx.deskPersonId}`, { intent: "ban", reason: `${NUL}` })],
   },
