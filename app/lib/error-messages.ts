@@ -78,6 +78,7 @@ export function chatErrorMessage(code: string) {
 export function postErrorMessage(code: string) {
   const byCode: Record<string, string> = {
     image_not_found: messages.posts.imageNotYours,
+    image_audience: messages.posts.imageAudienceChanged,
     profile_required: messages.posts.profileRequired,
     post_not_found: messages.posts.notFound,
     rate_limited: messages.posts.rateLimited,
