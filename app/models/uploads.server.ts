@@ -78,9 +78,10 @@ export async function storeImage({ db, storage, userId, kind, bytes, subscribers
   if (kind === "chat") {
     variantUrl = width > CHAT_IMAGE_SMALL_WIDTH ? await putImage(storage, { kind, format, body: await smallVariant(body, format), visibility }) : url;
   }
+  const placeholder = kind === "avatar" ? null : await dominantColour(body);
   const row = await db
     .insertInto("uploads")
-    .values({ owner_id: userId, kind, url, variant_url: variantUrl, content_type: contentType, width, height, bytes: body.byteLength })
+    .values({ owner_id: userId, kind, url, variant_url: variantUrl, placeholder, content_type: contentType, width, height, bytes: body.byteLength })
     .returning("id")
     .executeTakeFirstOrThrow();
   return { id: row.id, url, variantUrl, isPrivate: visibility === "private", width, height, contentType };
@@ -91,6 +92,12 @@ async function putImage(storage: ImageStorage, { kind, format, body, visibility 
   const { contentType, extension } = FORMATS[format];
   const hash = createHash("sha256").update(body).digest("hex");
   return storage.put({ key: `${kind}/${hash}.${extension}`, body, contentType, visibility });
+}
+
+/** The picture's dominant colour as `#rrggbb` (sharp's stats), painted in its box until the thumbnail arrives (ADR 070). */
+async function dominantColour(body: Uint8Array) {
+  const { dominant } = await sharp(body).stats();
+  return `#${[dominant.r, dominant.g, dominant.b].map((channel) => channel.toString(16).padStart(2, "0")).join("")}`;
 }
 
 /** The thumbnail of an already re-encoded picture: CHAT_IMAGE_SMALL_WIDTH wide, in its own format (frames kept). */

@@ -1,5 +1,5 @@
 import { CHAT_IMAGE_SMALL_WIDTH } from "~/lib/constants/uploads";
-import { imageLabel } from "~/lib/messages/chat";
+import { imageLabel, imageRemoved } from "~/lib/messages/chat";
 import { mediaPath } from "~/lib/paths";
 import type { ChatMessage } from "~/models/chat.server";
 
@@ -22,9 +22,20 @@ export function thumbnailSize({ width, height }: { width: number; height: number
  */
 export function ChatPicture({ message }: { message: Pick<ChatMessage, "content" | "metadata"> }) {
   const caption = message.metadata?.caption ?? null;
+  if (message.metadata?.removed) {
+    return (
+      <figure className="my-1">
+        <p className="rounded-lg bg-slate-100 px-3 py-2 text-sm text-slate-600" data-testid="chat-picture-removed">
+          {imageRemoved}
+        </p>
+        {caption ? <figcaption className="mt-1 whitespace-pre-wrap break-words">{caption}</figcaption> : null}
+      </figure>
+    );
+  }
   const width = message.metadata?.width ?? THUMBNAIL_BOX;
   const height = message.metadata?.height ?? THUMBNAIL_BOX;
   const shown = thumbnailSize({ width, height });
+  const placeholder = /^#[0-9a-f]{6}$/.test(message.metadata?.placeholder ?? "") ? message.metadata!.placeholder : undefined;
   const full = mediaPath(message.content);
   const small = mediaPath(message.content, "small");
   return (
@@ -39,6 +50,8 @@ export function ChatPicture({ message }: { message: Pick<ChatMessage, "content" 
           alt={caption || imageLabel}
           loading="lazy"
           className="h-auto max-w-full rounded-lg bg-slate-200"
+          // The picture's dominant colour fills its box until the thumbnail arrives (ADR 070).
+          style={placeholder ? { backgroundColor: placeholder } : undefined}
         />
       </a>
       {caption ? <figcaption className="mt-1 whitespace-pre-wrap break-words">{caption}</figcaption> : null}
