@@ -12,3 +12,7 @@ export const uploadUsed = "この画像はすでに送信されています。�
 export const imageLabel = "画像";
 /** An image message whose picture was removed (hidden by the operators, its sender left: ADR 070). */
 export const imageRemoved = "この画像は削除されました";
+/** The full-screen picture viewer (ADR 070): its name for screen readers, and its close button. */
+export const viewerLabel = "画像を拡大表示";
+export const viewerClose = "閉じる";
+export const viewerOpen = "画像を拡大表示する";

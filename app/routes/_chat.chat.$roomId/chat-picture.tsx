@@ -1,7 +1,9 @@
+import { useCallback, useRef, useState } from "react";
 import { CHAT_IMAGE_SMALL_WIDTH } from "~/lib/constants/uploads";
-import { imageLabel, imageRemoved } from "~/lib/messages/chat";
+import { imageLabel, imageRemoved, viewerOpen } from "~/lib/messages/chat";
 import { mediaPath } from "~/lib/paths";
 import type { ChatMessage } from "~/models/chat.server";
+import { PictureViewer } from "./picture-viewer";
 
 /** The box a thumbnail is shown in at most, in CSS pixels: the bubble's width on a phone, a third of a screen's height. */
 const THUMBNAIL_BOX = 288;
@@ -18,10 +20,15 @@ export function thumbnailSize({ width, height }: { width: number; height: number
 /**
  * An image message in the room (docs/product.md#chat): the thumbnail (the small variant, or the full picture on a dense
  * screen, by `srcset`) in a box sized before it loads, linking to the full picture; alt text from the caption. Both
- * come from /media, which shows them only to the room's members.
+ * come from /media, which shows them only to the room's members. Its dominant colour fills the box until the
+ * thumbnail arrives; with JavaScript a click opens the full-screen viewer (./picture-viewer.tsx), without it the link
+ * opens the full picture. A removed picture (ADR 070) is said to be removed.
  */
 export function ChatPicture({ message }: { message: Pick<ChatMessage, "content" | "metadata"> }) {
   const caption = message.metadata?.caption ?? null;
+  const link = useRef<HTMLAnchorElement>(null);
+  const [viewing, setViewing] = useState(false);
+  const closed = useCallback(() => setViewing(false), []);
   if (message.metadata?.removed) {
     return (
       <figure className="my-1">
@@ -40,7 +47,19 @@ export function ChatPicture({ message }: { message: Pick<ChatMessage, "content" 
   const small = mediaPath(message.content, "small");
   return (
     <figure className="my-1">
-      <a href={full} className="block" data-testid="chat-picture">
+      <a
+        ref={link}
+        href={full}
+        className="block w-fit"
+        data-testid="chat-picture"
+        aria-label={`${viewerOpen}${caption ? `：${caption}` : ""}`}
+        onClick={(event) => {
+          // A new tab or window (a modifier, the middle button) gets the picture itself, as without JavaScript.
+          if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+          event.preventDefault();
+          setViewing(true);
+        }}
+      >
         <img
           src={small}
           srcSet={`${small} ${Math.min(width, CHAT_IMAGE_SMALL_WIDTH)}w, ${full} ${width}w`}
@@ -55,6 +74,7 @@ export function ChatPicture({ message }: { message: Pick<ChatMessage, "content" 
         />
       </a>
       {caption ? <figcaption className="mt-1 whitespace-pre-wrap break-words">{caption}</figcaption> : null}
+      {viewing ? <PictureViewer src={full} alt={caption || imageLabel} opener={link} onClosed={closed} /> : null}
     </figure>
   );
 }
