@@ -167,6 +167,6 @@ describe("the placeholder", () => {
     const { placeholder } = await db().selectFrom("uploads").select("placeholder").where("id", "=", uploadId).executeTakeFirstOrThrow();
     expect(placeholder).toMatch(/^#f[0-9a-f]0[0-9a-f]0[0-9a-f]$/);
     const page = await (await bob.page(`/chat/${roomId}`)).text();
-    expect(page).toContain(`background-color:${placeholder}`);
+    expect(page).toContain(`fill="${placeholder}"`);
   });
 });
