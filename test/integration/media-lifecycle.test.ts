@@ -1,15 +1,18 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { openDatabase } from "../../app/infra/db";
 import { createImageStorage, localPrivateUploadsDir, type ImageStorage } from "../../app/infra/storage";
 import { leaveAccount } from "../../app/models/account.server";
 import { mediaRemovalJob } from "../../app/models/media-removal.server";
 import { readMediaForOperator } from "../../app/models/media.server";
 import { hideReported } from "../../app/models/moderation.server";
+import { restoreBackup, takeBackup } from "../../server/db/backup";
 import { runModerationCommand } from "../../server/moderation-command";
 import { createBrowserMember, createMember, type Member } from "../support/auth";
-import { testEngine } from "../support/database";
+import { createTestDatabase, testEngine } from "../support/database";
 import { TEST_OPERATOR } from "../support/operators";
 import { serverWithSockets } from "../support/sockets";
 
@@ -158,6 +161,41 @@ describe(`an account that closes (退会, ${testEngine})`, () => {
     expect(bobsFiles.every((file) => fs.existsSync(file))).toBe(true);
     expect((await media(`/media/${bobs.uploadId}`, bob)).status).toBe(200);
   });
+});
+
+describe("a backup after a removal (postgres)", () => {
+  it.runIf(testEngine === "postgres")("carries what remains: the kept picture's files and rows, not the removed one's; restored, the room says it was removed", async () => {
+    const [alice, bob] = await Promise.all([createMember(server.app, "アリス"), createMember(server.app, "ボブ")]);
+    const gone = await roomWithPicture(alice, bob, "消す画像", "#112233");
+    const kept = await roomWithPicture(bob, alice, "残す画像", "#445566");
+    const goneFiles = (await filesOf(gone.uploadId)).map((file) => path.relative(server.app.config.DATA_DIR, file));
+    const keptFiles = (await filesOf(kept.uploadId)).map((file) => path.relative(server.app.config.DATA_DIR, file));
+    const reportId = await reportMessage(bob, gone.messageId);
+    await hideReported({ db: db(), operator: TEST_OPERATOR, reportId, reason: "不適切", storage: storage() });
+
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gm-media-backup-"));
+    const target = await createTestDatabase({ engine: "postgres", migrate: false });
+    try {
+      const file = path.join(dir, "backup.tar.gz");
+      await takeBackup({ dataDir: server.app.config.DATA_DIR, databaseUrl: server.app.database.url!, file, out: () => {} });
+      const restoredDir = path.join(dir, "restored");
+      const { ok } = await restoreBackup({ dataDir: restoredDir, databaseUrl: target.url!, file, out: () => {} });
+      expect(ok).toBe(true);
+      for (const file of keptFiles) expect(fs.existsSync(path.join(restoredDir, file)), file).toBe(true);
+      for (const file of goneFiles) expect(fs.existsSync(path.join(restoredDir, file)), file).toBe(false);
+      const restored = await openDatabase({ url: target.url! });
+      try {
+        expect(await restored.db.selectFrom("uploads").select("id").where("id", "in", [gone.uploadId, kept.uploadId]).execute()).toEqual([{ id: kept.uploadId }]);
+        const message = await restored.db.selectFrom("chat_messages").select(["upload_id", "metadata"]).where("id", "=", Number(gone.messageId)).executeTakeFirstOrThrow();
+        expect(message).toMatchObject({ upload_id: null, metadata: { removed: true, caption: "消す画像" } });
+      } finally {
+        await restored.close();
+      }
+    } finally {
+      await target.dispose();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe("the placeholder", () => {
