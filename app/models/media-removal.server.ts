@@ -3,11 +3,12 @@ import type { DB, Database, MediaRemovalsTable } from "~/infra/db/tables";
 import { log } from "~/infra/logger.server";
 import type { ImageStorage } from "~/infra/storage";
 import { MEDIA_REMOVAL_BATCH } from "~/lib/constants";
+import { messages } from "~/lib/messages";
 
 /**
  * Removing pictures (ADR 070): the database first, the store after the commit. Inside the caller's transaction (the
- * operators hide a message, an account closes) the uploads' rows go, the messages that showed them keep their caption
- * and say the picture was removed, and the objects' references are written to `media_removals`. Once committed, the
+ * operators hide a message, an account closes) the uploads' rows go, the messages that showed them become texts
+ * saying the picture was removed (their caption after it), and the objects' references are written to `media_removals`. Once committed, the
  * caller removes the objects (removeQueuedMedia); whatever fails then (the store unreachable) stays queued and the
  * sweeper tries it again every run. A row is never left naming an object that is gone.
  */
@@ -18,9 +19,16 @@ export type RemovalReason = MediaRemovalsTable["reason"];
 /** Takes these uploads out of the database and queues their objects (the full picture and its variant). Answers how many went. */
 export async function dropUploads(trx: Trx, { uploadIds, reason }: { uploadIds: readonly string[]; reason: RemovalReason }) {
   if (uploadIds.length === 0) return 0;
+  // The message becomes a text saying so, its caption kept after it (and in its metadata, marked removed): every
+  // reader (the room, the API, summaries) shows that without knowing about removed pictures.
   await trx
     .updateTable("chat_messages")
-    .set({ upload_id: null, metadata: sql<string>`coalesce(metadata, '{}'::jsonb) || '{"removed": true}'::jsonb` })
+    .set({
+      upload_id: null,
+      message_type: "TEXT",
+      content: sql<string>`${messages.chat.imageRemoved} || coalesce(E'\n' || nullif(metadata->>'caption', ''), '')`,
+      metadata: sql<string>`coalesce(metadata, '{}'::jsonb) || '{"removed": true}'::jsonb`,
+    })
     .where("upload_id", "in", uploadIds)
     .execute();
   const gone = await trx.deleteFrom("uploads").where("id", "in", uploadIds).returning(["url", "variant_url"]).execute();

@@ -103,7 +103,7 @@ describe("a subscriber-only post's image", () => {
     ] as const) {
       const refused = await author.api("/api/posts/create", { json: { content: "x", imageUrl, isPublic } });
       expect(refused.status).toBe(400);
-      expect((await refused.json()).error).toMatchObject({ code: "image_audience", message: "公開範囲が変わったため、画像をもう一度選んでください" });
+      expect((await refused.json()).error).toMatchObject({ code: "image_audience", message: "画像をもう一度選んでください" });
     }
     // Someone else's /media id is not the author's image.
     const other = await createMember(server.app, "他人");

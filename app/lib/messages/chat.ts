@@ -10,9 +10,5 @@ export const clientIdReused = "送信内容を確認できませんでした。�
 export const uploadNotFound = "画像が見つかりません。もう一度選択してください";
 export const uploadUsed = "この画像はすでに送信されています。もう一度選択してください";
 export const imageLabel = "画像";
-/** An image message whose picture was removed (hidden by the operators, its sender left: ADR 070). */
+/** What an image message says once its picture was removed (hidden by the operators, its sender left: ADR 070), before its caption. */
 export const imageRemoved = "この画像は削除されました";
-/** The full-screen picture viewer (ADR 070): its name for screen readers, and its close button. */
-export const viewerLabel = "画像を拡大表示";
-export const viewerClose = "閉じる";
-export const viewerOpen = "画像を拡大表示する";

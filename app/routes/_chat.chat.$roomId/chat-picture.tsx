@@ -1,9 +1,7 @@
-import { useCallback, useRef, useState } from "react";
 import { CHAT_IMAGE_SMALL_WIDTH } from "~/lib/constants/uploads";
-import { imageLabel, imageRemoved, viewerOpen } from "~/lib/messages/chat";
+import { imageLabel } from "~/lib/messages/chat";
 import { mediaPath } from "~/lib/paths";
 import type { ChatMessage } from "~/models/chat.server";
-import { PictureViewer } from "./picture-viewer";
 
 /** The box a thumbnail is shown in at most, in CSS pixels: the bubble's width on a phone, a third of a screen's height. */
 const THUMBNAIL_BOX = 288;
@@ -20,53 +18,18 @@ export function thumbnailSize({ width, height }: { width: number; height: number
 /**
  * An image message in the room (docs/product.md#chat): the thumbnail (the small variant, or the full picture on a dense
  * screen, by `srcset`) in a box sized before it loads, linking to the full picture; alt text from the caption. Both
- * come from /media, which shows them only to the room's members. Its dominant colour fills the box until the
- * thumbnail arrives; with JavaScript a click opens the full-screen viewer (./picture-viewer.tsx), without it the link
- * opens the full picture. A removed picture (ADR 070) is said to be removed.
+ * come from /media, which shows them only to the room's members.
  */
 export function ChatPicture({ message }: { message: Pick<ChatMessage, "content" | "metadata"> }) {
   const caption = message.metadata?.caption ?? null;
-  const link = useRef<HTMLAnchorElement>(null);
-  const [viewing, setViewing] = useState(false);
-  const closed = useCallback(() => setViewing(false), []);
-  if (message.metadata?.removed) {
-    return (
-      <figure className="my-1">
-        <p className="rounded-lg bg-slate-100 px-3 py-2 text-sm text-slate-600" data-testid="chat-picture-removed">
-          {imageRemoved}
-        </p>
-        {caption ? <figcaption className="mt-1 whitespace-pre-wrap break-words">{caption}</figcaption> : null}
-      </figure>
-    );
-  }
   const width = message.metadata?.width ?? THUMBNAIL_BOX;
   const height = message.metadata?.height ?? THUMBNAIL_BOX;
   const shown = thumbnailSize({ width, height });
-  const placeholder = /^#[0-9a-f]{6}$/.test(message.metadata?.placeholder ?? "") ? message.metadata!.placeholder : undefined;
   const full = mediaPath(message.content);
   const small = mediaPath(message.content, "small");
   return (
     <figure className="my-1">
-      <a
-        ref={link}
-        href={full}
-        className="relative block w-fit"
-        data-testid="chat-picture"
-        aria-label={`${viewerOpen}${caption ? `：${caption}` : ""}`}
-        onClick={(event) => {
-          // A new tab or window (a modifier, the middle button) gets the picture itself, as without JavaScript.
-          if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-          event.preventDefault();
-          setViewing(true);
-        }}
-      >
-        {placeholder ? (
-          // The picture's dominant colour fills its box until the thumbnail arrives (ADR 070): an SVG's fill, since the
-          // CSP allows no inline style.
-          <svg aria-hidden="true" className="absolute inset-0 h-full w-full rounded-lg" data-testid="chat-picture-placeholder">
-            <rect width="100%" height="100%" fill={placeholder} />
-          </svg>
-        ) : null}
+      <a href={full} className="block" data-testid="chat-picture">
         <img
           src={small}
           srcSet={`${small} ${Math.min(width, CHAT_IMAGE_SMALL_WIDTH)}w, ${full} ${width}w`}
@@ -75,11 +38,10 @@ export function ChatPicture({ message }: { message: Pick<ChatMessage, "content" 
           height={shown.height}
           alt={caption || imageLabel}
           loading="lazy"
-          className={`relative h-auto max-w-full rounded-lg ${placeholder ? "" : "bg-slate-200"}`}
+          className="h-auto max-w-full rounded-lg bg-slate-200"
         />
       </a>
       {caption ? <figcaption className="mt-1 whitespace-pre-wrap break-words">{caption}</figcaption> : null}
-      {viewing ? <PictureViewer src={full} alt={caption || imageLabel} opener={link} onClosed={closed} /> : null}
     </figure>
   );
 }
