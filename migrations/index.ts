@@ -33,6 +33,7 @@ import * as m0031 from "./0031_mfa_recovery_codes";
 import * as m0032 from "./0032_session_devices";
 import * as m0033 from "./0033_chat_images";
 import * as m0034 from "./0034_operator_roles_and_audit";
+import * as m0035 from "./0035_media_lifecycle";
 import * as m0036 from "./0036_inquiry_replies";
 
 /**
@@ -74,5 +75,6 @@ export const migrations: Record<string, Migration> = {
   "0032_session_devices": m0032,
   "0033_chat_images": m0033,
   "0034_operator_roles_and_audit": m0034,
+  "0035_media_lifecycle": m0035,
   "0036_inquiry_replies": m0036,
 };

@@ -129,7 +129,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   // is done then needs the sweeper, which starts after it.
   let databaseBack: (() => void) | undefined;
   const { realtime, presence, chat } = await startRealtime({ io, config, database, auth, metrics, overload, onDatabaseBack: () => databaseBack?.() });
-  const sweeper = startAppSweeper({ config, database, realtime, mail, push, metrics, clock: options.clock });
+  const sweeper = startAppSweeper({ config, database, realtime, storage, mail, push, metrics, clock: options.clock });
   databaseBack = catchUpAfterDatabaseReturn({ io, auth, sweeper });
 
   // The middleware, in the order a request meets it.

@@ -1,3 +1,5 @@
+import { loadConfig } from "../app/infra/config";
+import { createImageStorage } from "../app/infra/storage";
 import { MODERATION_USAGE, parseModerationArgs, runModerationCommand } from "./moderation-command";
 import { runOperatorCli } from "./operator-cli";
 
@@ -9,4 +11,8 @@ if ("error" in parsed) {
   console.error(MODERATION_USAGE);
   process.exit(1);
 }
-await runOperatorCli((io) => runModerationCommand(args, io));
+await runOperatorCli((io) => {
+  // The image store, as the app configures it: `show` gives a way to view a reported picture, `hide` removes a hidden message's.
+  const config = loadConfig();
+  return runModerationCommand(args, { ...io, media: { storage: createImageStorage(config), config } });
+});

@@ -1,9 +1,12 @@
 import { parseArgs } from "node:util";
+import type { AppConfig } from "../app/infra/config";
 import type { Database } from "../app/infra/db/tables";
+import type { ImageStorage } from "../app/infra/storage";
 import { formatNumber } from "../app/lib/format";
 import { messages } from "../app/lib/messages";
 import { formatDateTime } from "../app/lib/time";
 import { uuidParam } from "../app/lib/validation/fields";
+import { readMediaForOperator } from "../app/models/media.server";
 import { getReportDetail, listOpenReports } from "../app/models/moderation-queue.server";
 import { restore, stopUser } from "../app/models/moderation-sanctions.server";
 import { dismissReport, hideReported, ModerationError, type DecisionOutcome } from "../app/models/moderation.server";
@@ -116,7 +119,21 @@ function describeOutcome(outcome: DecisionOutcome, out: (line: string) => void) 
 /** Runs one command; answers the process's exit code (0 done, 1 bad usage or a refused decision). */
 export async function runModerationCommand(
   args: readonly string[],
-  { db, out, err, now, operator = shellOperator() }: { db: Database; now?: Date; /** Who the audit trail names (the shell's user). */ operator?: Operator } & Output,
+  {
+    db,
+    out,
+    err,
+    now,
+    operator = shellOperator(),
+    media,
+  }: {
+    db: Database;
+    now?: Date;
+    /** Who the audit trail names (the shell's user). */
+    operator?: Operator;
+    /** The image store: `show` gives a way to view a reported picture, `hide` removes a hidden message's (ADR 070). */
+    media?: { storage: ImageStorage; config: Pick<AppConfig, "DATA_DIR"> };
+  } & Output,
 ): Promise<number> {
   const command = parseModerationArgs(args);
   if ("error" in command) {
@@ -155,6 +172,12 @@ export async function runModerationCommand(
         if (report.note) for (const line of ["  メモ:", ...indent(report.note)]) out(line);
         out(`内容${content?.hiddenAt ? `（${formatDateTime(content.hiddenAt)}に非表示）` : ""}:`);
         for (const line of content ? indent(content.text || "(本文なし)") : ["    (削除済み)"]) out(line);
+        const picture = media ? await readMediaForOperator({ db, ...media, reportId: report.id }) : undefined;
+        if (picture) {
+          out(`  画像: ${picture.path}（${picture.width}×${picture.height}、${picture.contentType}）`);
+          if (picture.viewUrl) out(`  表示用URL: ${picture.viewUrl}${picture.viewUrl.startsWith("http") && picture.path.startsWith("/media/") ? "（5分間有効）" : ""}`);
+          if (picture.file) out(`  ファイル: ${picture.file}`);
+        }
         const state = owner.left
           ? "退会済み"
           : owner.bannedAt
@@ -172,7 +195,7 @@ export async function runModerationCommand(
         return 0;
       }
       case "hide":
-        describeOutcome(await hideReported({ db, operator, reportId: command.reportId, reason: command.reason, now }), out);
+        describeOutcome(await hideReported({ db, operator, reportId: command.reportId, reason: command.reason, now, storage: media?.storage }), out);
         return 0;
       case "dismiss":
         describeOutcome(await dismissReport({ db, operator, reportId: command.reportId, reason: command.reason, now }), out);

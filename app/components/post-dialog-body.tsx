@@ -46,9 +46,11 @@ export default function PostDialogBody({
   const flow = useMemo(
     () =>
       createPostFlow<File, Post>({
-        upload: async (file) => {
+        upload: async (file, { isPublic }) => {
           const form = new FormData();
           form.set("type", "post");
+          // A subscriber-only post's image is private from the start (ADR 070): read through /media by its readers only.
+          if (!isPublic) form.set("subscribersOnly", "true");
           form.set("file", file);
           try {
             const body = await api.post<{ data: { url: string } }>("/api/uploads", form);

@@ -72,7 +72,7 @@ export async function postDecision(
   if (!(await deskDecisionAllowed(context.db, desk.user.id))) return refusal(429, text.rateLimited, values);
   let outcome: DecisionOutcome;
   try {
-    outcome = await decideOnTarget({ db: context.db, realtime: context.realtime, operator: desk.operator, target, ownerId, decision: parsed.data });
+    outcome = await decideOnTarget({ db: context.db, realtime: context.realtime, storage: context.storage, operator: desk.operator, target, ownerId, decision: parsed.data });
   } catch (error) {
     if (error instanceof ModerationError) return refusal(refusalStatus[error.code], text.errors[error.code], values);
     throw error;

@@ -78,6 +78,8 @@ export function chatErrorMessage(code: string) {
 export function postErrorMessage(code: string) {
   const byCode: Record<string, string> = {
     image_not_found: messages.posts.imageNotYours,
+    // An image uploaded for the other audience (ADR 070): chosen again, as a missing one.
+    image_audience: messages.posts.imageNotYours,
     profile_required: messages.posts.profileRequired,
     post_not_found: messages.posts.notFound,
     rate_limited: messages.posts.rateLimited,

@@ -30,7 +30,8 @@ export const canSubmitPost = (draft: PostDraft, submitting: boolean) =>
 export type StepResult<T> = { ok: true; value: T } | { ok: false; status?: number; message?: string };
 
 export interface PostFlowDeps<Image, Created> {
-  upload: (image: Image) => Promise<StepResult<string>>;
+  /** Uploads the image; a subscriber-only post's (`isPublic` false) is stored private (ADR 070). */
+  upload: (image: Image, options: { isPublic: boolean }) => Promise<StepResult<string>>;
   create: (post: {
     content: string | null;
     imageUrl: string | null;
@@ -66,7 +67,7 @@ export function createPostFlow<Image, Created>({ upload, create }: PostFlowDeps<
       try {
         let imageUrl: string | null = null;
         if (image !== null) {
-          const uploaded = await upload(image);
+          const uploaded = await upload(image, { isPublic });
           // The server judged the file not an image it takes: the same alert as the validator's.
           if (!uploaded.ok) return { ok: false, error: uploaded.status === 400 ? messages.validation.checkInput : uploaded.message ?? messages.posts.failed };
           imageUrl = uploaded.value;

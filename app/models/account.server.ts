@@ -7,15 +7,16 @@ import type { ImageStorage } from "~/infra/storage";
 import { DomainError } from "~/lib/domain-error";
 import { messages } from "~/lib/messages";
 import { forfeitBalance, getBalance, lockWallet } from "./coins.server";
+import { dropUploadsOf, removeQueuedMediaNow } from "./media-removal.server";
 import { removeAllPushDevices } from "./push.server";
 
 /**
  * Leaving the service (退会, docs/product.md#accounts, ADR 028). Refused while something is open that another person or the money
  * trail depends on: a booking in a non-final state (either side), coins held in escrow, a payout not yet decided.
  * Otherwise one transaction ends the account: sessions revoked and the address freed (local auth), the coins left
- * forfeited through the ledger, the profile reduced to 「退会したユーザー」, posts and their images deleted, listings
+ * forfeited through the ledger, the profile reduced to 「退会したユーザー」, posts and every image deleted, listings
  * archived, subscriptions and the plan ended, memberships, seats, footprints, blocks, notifications and mail settings
- * removed. Bookings, reviews, chat messages and the ledger stay whole: others' history keeps its rows, and the name
+ * removed. Bookings, reviews, chat messages (without their pictures) and the ledger stay whole: others' history keeps its rows, and the name
  * they show is the left account's new one.
  */
 
@@ -78,8 +79,9 @@ export async function leavingSummary({ db, userId }: { db: Database; userId: str
  * gone (bookings, subscriptions and reviews take the people's rows `FOR SHARE`, lockPresentUsers). Something open is a
  * 409 `open_matters` and nothing changes. Answers the coins forfeited.
  *
- * The images of the deleted posts and the avatar are removed from storage after the commit, unless another upload row
- * still points at the same content-addressed file; a failure there is logged, not the user's.
+ * Every upload of the account (posts' images, the avatar, chat pictures) is removed from storage after the commit,
+ * unless another upload row still names the same content-addressed file; a failure there is left to the sweeper
+ * (ADR 070), not the user's.
  */
 export async function leaveAccount({
   db,
@@ -95,7 +97,7 @@ export async function leaveAccount({
   userId: string;
   now?: Date;
 }): Promise<{ forfeited: number }> {
-  const { forfeited, imageUrls } = await db.transaction().execute(async (trx) => {
+  const { forfeited } = await db.transaction().execute(async (trx) => {
     await trx
       .insertInto("users")
       .values({ id: userId, display_name: messages.account.leftUserName })
@@ -119,9 +121,10 @@ export async function leaveAccount({
 
     await trx.deleteFrom("user_presence").where("user_id", "=", userId).execute();
 
-    // Posts, then the images they and the avatar were (chat images stay with the messages they are part of).
+    // Posts, then every upload: their images, the avatar, and the chat pictures (their messages stay, saying the
+    // picture was removed), the objects queued for removal after the commit (ADR 070).
     await trx.deleteFrom("posts").where("author_id", "=", userId).execute();
-    const images = await trx.deleteFrom("uploads").where("owner_id", "=", userId).where("kind", "in", ["post", "avatar"]).returning("url").execute();
+    await dropUploadsOf(trx, { userId });
 
     await trx.updateTable("listings").set({ status: "archived", updated_at: now }).where("seller_id", "=", userId).where("status", "<>", "archived").execute();
     // Subscriptions either way end now (no refund: the coins went to the seller when paid); the plan is withdrawn.
@@ -166,14 +169,10 @@ export async function leaveAccount({
     await removeAllPushDevices(trx, { userId, preferences: true });
 
     await closeLocalAccount(trx, { userId, now });
-    return { forfeited, imageUrls: [...new Set(images.map((image) => image.url))] };
+    return { forfeited };
   });
 
   await realtime?.disconnectUser(userId).catch((error) => log.error({ err: error, userId }, "account: could not close a left account's sockets"));
-  if (storage && imageUrls.length) {
-    // Files are named by their content: another upload of the same bytes keeps the file.
-    const kept = new Set((await db.selectFrom("uploads").select("url").where("url", "in", imageUrls).execute()).map((row) => row.url));
-    await storage.remove(imageUrls.filter((url) => !kept.has(url))).catch((error) => log.error({ err: error, userId }, "account: could not remove a left account's images"));
-  }
+  await removeQueuedMediaNow({ db, storage });
   return { forfeited };
 }

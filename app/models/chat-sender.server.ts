@@ -117,13 +117,13 @@ export async function storeMessages(db: Database, inputs: readonly ChatSendInput
       left join user_blocks b on b.blocker_id = p.user_id and b.blocked_id = x.sender_id
     ), picture as (
       -- An image message's upload: the sender's own private chat picture, and whether a message shows it already.
-      select x.i, up.width, up.height, exists (select 1 from chat_messages u where u.upload_id = up.id) as used
+      select x.i, up.width, up.height, up.placeholder, exists (select 1 from chat_messages u where u.upload_id = up.id) as used
       from input x join uploads up on up.id = x.upload_id and up.owner_id = x.sender_id and up.kind = 'chat' and up.url like 'private:%'
     ), judged as (
       select x.*, s.display_name, s.avatar_url, s.user_id is not null as is_member,
         case when x.upload_id is null then null when pic.i is null then 'missing' when pic.used then 'used' else 'ok' end as upload,
         case when pic.i is null then x.metadata
-          else coalesce(x.metadata, '{}'::jsonb) || jsonb_build_object('width', pic.width, 'height', pic.height) end as stored_metadata,
+          else coalesce(x.metadata, '{}'::jsonb) || jsonb_strip_nulls(jsonb_build_object('width', pic.width, 'height', pic.height, 'placeholder', pic.placeholder)) end as stored_metadata,
         -- In a DIRECT room, someone who blocked you cannot be messaged at all.
         coalesce(s.type = 'DIRECT' and exists (
           select 1 from members o where o.i = x.i and o.user_id <> x.sender_id and o.blocked_sender

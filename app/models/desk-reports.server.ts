@@ -1,6 +1,7 @@
 import type { Selectable } from "kysely";
 import type { Database, ModerationActionsTable, ReportReason, ReportStatus, ReportTargetType } from "~/infra/db/tables";
 import type { Realtime } from "~/infra/realtime";
+import type { ImageStorage } from "~/infra/storage";
 import { DESK_DECISION_RATE_LIMIT, DESK_PERSON_ROWS, DESK_QUEUE_MAX } from "~/lib/constants/desk";
 import type { DeskDecision } from "~/lib/validation/desk";
 import { restore, stopUser } from "./moderation-sanctions.server";
@@ -182,6 +183,7 @@ async function reportOf(db: Database, target: { type: ReportTargetType; id: stri
 export async function decideOnTarget({
   db,
   realtime,
+  storage,
   operator,
   target,
   ownerId,
@@ -189,6 +191,8 @@ export async function decideOnTarget({
 }: {
   db: Database;
   realtime?: Realtime;
+  /** Where a hidden chat message's picture is removed from right after the commit (else by the sweeper, ADR 070). */
+  storage?: ImageStorage;
   operator: Operator;
   target: { type: ReportTargetType; id: string } | null;
   ownerId: string;
@@ -200,7 +204,7 @@ export async function decideOnTarget({
     case "dismiss": {
       const reportId = target ? await reportOf(db, target, { open: true }) : undefined;
       if (reportId === undefined) throw new ModerationError("already_decided");
-      return decision.intent === "hide" ? hideReported({ ...input, reportId }) : dismissReport({ ...input, reportId });
+      return decision.intent === "hide" ? hideReported({ ...input, reportId, storage }) : dismissReport({ ...input, reportId });
     }
     case "restore": {
       const reportId = target ? await reportOf(db, target, { open: false }) : undefined;

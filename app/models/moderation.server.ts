@@ -2,8 +2,10 @@ import type { Selectable, Transaction } from "kysely";
 import type { DB, Database, ModerationAction, ModerationActionsTable, ReportTargetType } from "~/infra/db/tables";
 import { log } from "~/infra/logger.server";
 import type { Realtime } from "~/infra/realtime";
+import type { ImageStorage } from "~/infra/storage";
 import { messages } from "~/lib/messages";
 import { setHidden } from "./hidden.server";
+import { dropMessagePicture, removeQueuedMediaNow } from "./media-removal.server";
 import { recordOperatorAction, type Operator } from "./operator-audit.server";
 import { publishNotifications, recordNotifications, type PendingNotifications } from "./notification.server";
 
@@ -13,7 +15,8 @@ import { publishNotifications, recordNotifications, type PendingNotifications } 
  * operators' audit trail (`operator_audit`), every open report it settles marked decided, and a notification to each
  * of their reporters (without the details).
  *
- * - hide REPORT: the reported post, chat message, listing or review gets `hidden_at` (a user cannot be hidden).
+ * - hide REPORT: the reported post, chat message, listing or review gets `hidden_at` (a user cannot be hidden); a chat
+ *   message's picture is removed (ADR 070).
  * - dismiss REPORT: no effect; the open reports of the same target are closed as dismissed.
  * - suspend, ban and restore: ./moderation-sanctions.server.ts. What the operators read: ./moderation-queue.server.ts.
  */
@@ -153,8 +156,18 @@ export async function runDecision<T extends { outcome: DecisionOutcome; pending:
   return result;
 }
 
-/** `hide ID`: the reported item hidden for everyone but its author; every open report of it actioned. */
-export async function hideReported({ reportId, reason, now = new Date(), ...input }: DecisionInput & { reportId: number }): Promise<DecisionOutcome> {
+/**
+ * `hide ID`: the reported item hidden for everyone but its author; every open report of it actioned. A hidden chat
+ * message's picture is removed (ADR 070): out of the database in the decision's transaction, from the store (given
+ * `storage`) once it has committed, else by the sweeper.
+ */
+export async function hideReported({
+  reportId,
+  reason,
+  now = new Date(),
+  storage,
+  ...input
+}: DecisionInput & { reportId: number; storage?: ImageStorage }): Promise<DecisionOutcome> {
   const why = checkReasonText(reason);
   const { outcome } = await runDecision(input, async (trx) => {
     const report = await lockReport(trx, reportId);
@@ -162,12 +175,14 @@ export async function hideReported({ reportId, reason, now = new Date(), ...inpu
     const hidden = await setHidden({ trx, targetType: report.target_type, targetId: report.target_id, hidden: true, now });
     if (!hidden) throw new ModerationError("target_not_found");
     const { changed } = hidden;
+    if (report.target_type === "chat_message") await dropMessagePicture(trx, { messageId: report.target_id });
     const target = { targetType: report.target_type, targetId: report.target_id };
     // Hidden already (by an earlier report of it): the decision is still logged, and the reports still settled.
     const action = await recordAction(trx, { action: "hide", reason: why, now, reportId, ...target, userId: report.target_user_id });
     const decided = await decideReports(trx, target, "actioned", now);
     return { outcome: { ...emptyOutcome(action), changed, reportsDecided: decided.count }, pending: decided.pending };
   });
+  await removeQueuedMediaNow({ db: input.db, storage });
   return outcome;
 }
 

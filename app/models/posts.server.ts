@@ -1,9 +1,11 @@
 import { sql } from "kysely";
 import type { Database } from "~/infra/db/tables";
 import type { ImageStorage } from "~/infra/storage";
+import { PRIVATE_REFERENCE_PREFIX } from "~/infra/storage";
 import { POST_RATE_LIMIT } from "~/lib/constants";
 import { DomainError } from "~/lib/domain-error";
 import { looksLikeOffPlatformPayment } from "~/lib/off-platform";
+import { mediaPath } from "~/lib/paths";
 import { POST_CURSOR_PATTERN, type PostInput } from "~/lib/validation/post";
 import { NOBODY } from "./presence.server";
 import { enqueuePostPushes } from "./push-outbox.server";
@@ -16,7 +18,7 @@ import { acceptUpload, findOwnUpload } from "./uploads.server";
  * draw it with its width and height. Who sees a post is decided here, once, for every page and API that lists them.
  */
 
-export class PostError extends DomainError<400 | 403 | 404 | 429, "image_not_found" | "profile_required" | "post_not_found" | "rate_limited" | "not_community_member"> {}
+export class PostError extends DomainError<400 | 403 | 404 | 429, "image_not_found" | "image_audience" | "profile_required" | "post_not_found" | "rate_limited" | "not_community_member"> {}
 
 export interface PostImage {
   url: string;
@@ -61,7 +63,7 @@ function postsQuery(db: Database, viewerId: string | null, now: Date, { authorId
     .selectFrom("posts as p")
     .innerJoin("users as u", "u.id", "p.author_id")
     .leftJoin("uploads as i", "i.id", "p.upload_id")
-    .select(["p.id", "p.content", "p.is_public", "p.created_at", "p.hidden_at", "p.author_id", "u.display_name", "u.avatar_url", "i.url", "i.width", "i.height"])
+    .select(["p.id", "p.content", "p.is_public", "p.created_at", "p.hidden_at", "p.author_id", "u.display_name", "u.avatar_url", "i.id as upload_id", "i.url", "i.width", "i.height"])
     .select((eb) =>
       eb
         .or([
@@ -93,7 +95,9 @@ type PostRow = Awaited<ReturnType<ReturnType<typeof postsQuery>["executeTakeFirs
 
 function toPost(row: PostRow): Post {
   const locked = !row.open;
-  const image = row.url && !locked ? { url: row.url, width: row.width!, height: row.height! } : null;
+  // A subscriber-only post's image is private (ADR 070): its readers get it through /media, checked again there.
+  const url = row.url && row.upload_id && row.url.startsWith(PRIVATE_REFERENCE_PREFIX) ? mediaPath(row.upload_id) : row.url;
+  const image = url && !locked ? { url, width: row.width!, height: row.height! } : null;
   return {
     id: row.id,
     content: locked ? null : row.content,
@@ -146,10 +150,14 @@ export async function createPost({
     }
     let uploadId: string | null = null;
     if (upload) {
-      uploadId = (await acceptUpload({ db: trx, storage: upload.storage, userId: authorId, kind: "post", bytes: upload.bytes })).id;
+      const subscribersOnly = !input.isPublic;
+      uploadId = (await acceptUpload({ db: trx, storage: upload.storage, userId: authorId, kind: "post", bytes: upload.bytes, subscribersOnly })).id;
     } else if (input.imageUrl) {
       const own = await findOwnUpload({ db: trx, userId: authorId, url: input.imageUrl, kind: "post" });
       if (!own) throw new PostError(400, "image_not_found");
+      // A subscriber-only post shows a private image, a public post a public one (ADR 070): never one left readable by
+      // everyone behind a lock, nor one its readers could not open.
+      if (own.url.startsWith(PRIVATE_REFERENCE_PREFIX) === input.isPublic) throw new PostError(400, "image_audience");
       uploadId = own.id;
     }
     const row = await trx

@@ -30,6 +30,8 @@ export interface StoredImage {
   url: string;
   /** A chat picture's small variant (the same as `url` when the picture is that small already); null for other kinds. */
   variantUrl: string | null;
+  /** Private (a chat picture, a subscriber-only post's image): shown only through /media/{id} (ADR 069, 070). */
+  isPrivate: boolean;
   width: number;
   height: number;
   contentType: string;
@@ -51,7 +53,12 @@ interface ImageInput {
   userId: string;
   kind: UploadKind;
   bytes: Uint8Array;
+  /** A subscriber-only post's image: stored private, read by the author and active subscribers only (ADR 070). */
+  subscribersOnly?: boolean;
 }
+
+/** `/media/{uploadId}`: how the API names a private upload (ADR 069). */
+const MEDIA_URL = /^\/media\/([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
 
 const invalidImage = () => new UploadError(400, messages.validation.checkInput);
 
@@ -60,23 +67,24 @@ const invalidImage = () => new UploadError(400, messages.validation.checkInput);
  * A chat picture is private (ADR 069: readable only through /media, after the app's check) and gets a small variant
  * for thumbnails. No rate limit (the demo seed calls this); the API goes through acceptUpload.
  */
-export async function storeImage({ db, storage, userId, kind, bytes }: ImageInput): Promise<StoredImage> {
+export async function storeImage({ db, storage, userId, kind, bytes, subscribersOnly = false }: ImageInput): Promise<StoredImage> {
   const format = sniffImage(bytes);
   if (!format) throw invalidImage();
   const { body, width, height } = await reencode(bytes, format, kind);
   const { contentType } = FORMATS[format];
-  const visibility = kind === "chat" ? "private" : "public";
+  const visibility = kind === "chat" || (kind === "post" && subscribersOnly) ? "private" : "public";
   const url = await putImage(storage, { kind, format, body, visibility });
   let variantUrl: string | null = null;
   if (kind === "chat") {
     variantUrl = width > CHAT_IMAGE_SMALL_WIDTH ? await putImage(storage, { kind, format, body: await smallVariant(body, format), visibility }) : url;
   }
+  const placeholder = kind === "avatar" ? null : await dominantColour(body);
   const row = await db
     .insertInto("uploads")
-    .values({ owner_id: userId, kind, url, variant_url: variantUrl, content_type: contentType, width, height, bytes: body.byteLength })
+    .values({ owner_id: userId, kind, url, variant_url: variantUrl, placeholder, content_type: contentType, width, height, bytes: body.byteLength })
     .returning("id")
     .executeTakeFirstOrThrow();
-  return { id: row.id, url, variantUrl, width, height, contentType };
+  return { id: row.id, url, variantUrl, isPrivate: visibility === "private", width, height, contentType };
 }
 
 /** Stores re-encoded bytes under `{kind}/{sha256}.{ext}`: what `put` answered (a URL, or a private reference). */
@@ -84,6 +92,12 @@ async function putImage(storage: ImageStorage, { kind, format, body, visibility 
   const { contentType, extension } = FORMATS[format];
   const hash = createHash("sha256").update(body).digest("hex");
   return storage.put({ key: `${kind}/${hash}.${extension}`, body, contentType, visibility });
+}
+
+/** The picture's dominant colour as `#rrggbb` (sharp's stats), painted in its box until the thumbnail arrives (ADR 070). */
+async function dominantColour(body: Uint8Array) {
+  const { dominant } = await sharp(body).stats();
+  return `#${[dominant.r, dominant.g, dominant.b].map((channel) => channel.toString(16).padStart(2, "0")).join("")}`;
 }
 
 /** The thumbnail of an already re-encoded picture: CHAT_IMAGE_SMALL_WIDTH wide, in its own format (frames kept). */
@@ -129,13 +143,17 @@ export async function forgetUnsentPicture({ db, storage, userId, uploadId }: { d
   await storage.remove(urls.filter((url) => !named.has(url)));
 }
 
-/** The user's own upload at that URL and of that kind (a post may show only its author's image), or undefined. */
+/**
+ * The user's own upload at that URL and of that kind (a post may show only its author's image), or undefined. A
+ * private one is named by what the API answered for it, `/media/{id}` (its stored reference never leaves the server).
+ */
 export async function findOwnUpload({ db, userId, url, kind }: { db: Database; userId: string; url: string; kind: UploadKind }) {
+  const mediaId = MEDIA_URL.exec(url)?.[1]?.toLowerCase();
   return db
     .selectFrom("uploads")
     .selectAll()
     .where("owner_id", "=", userId)
-    .where("url", "=", url)
+    .where((eb) => (mediaId ? eb.and([eb("id", "=", mediaId), eb("url", "like", "private:%")]) : eb("url", "=", url)))
     .where("kind", "=", kind)
     .orderBy("created_at", "desc")
     .limit(1)

@@ -3,7 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createImageStorage } from "../../app/infra/storage";
+import { hideReported } from "../../app/models/moderation.server";
 import { createMember } from "../support/auth";
+import { TEST_OPERATOR } from "../support/operators";
 import { startS3Server } from "../support/s3-server";
 import { startTestServer, type TestServer } from "../support/server";
 
@@ -68,6 +71,26 @@ describe("private media on an S3-API store", () => {
     }
     // Nothing of the picture on the local disk.
     expect(fs.existsSync(path.join(app.config.DATA_DIR, "uploads-private"))).toBe(false);
+  });
+
+  it("hidden by the operators, a picture's objects (full and small) leave the bucket; /media 404", async () => {
+    const [alice, bob] = await Promise.all(["アリス", "ボブ"].map((name) => createMember(app, name)));
+    const room = await alice.api("/api/chat/rooms", { json: { participantIds: [bob.id], type: "DIRECT", name: null } });
+    const roomId = (await room.json()).data.chatRoom.id as string;
+    const form = new FormData();
+    form.append("type", "chat");
+    form.append("file", new Blob([new Uint8Array(await sharp({ create: { width: 900, height: 600, channels: 3, background: "#aa6633" } }).jpeg().toBuffer())]), "shot.jpg");
+    const { id } = (await (await app.request("/api/uploads", { method: "POST", body: form, headers: { Authorization: `Bearer ${alice.token}` } })).json()).data;
+    const sent = await alice.api("/api/chat/messages", { json: { roomId, messageType: "IMAGE", content: id, metadata: null } });
+    const messageId = String((await sent.json()).data.message.id);
+    const signed = await Promise.all(["", "/small"].map(async (size) => new URL((await app.request(`/media/${id}${size}`, { headers: { Authorization: `Bearer ${bob.token}` } })).headers.get("location")!)));
+    for (const url of signed) expect((await fetch(url)).status).toBe(200);
+
+    const reported = await bob.api("/api/reports", { json: { targetType: "chat_message", targetId: messageId, reason: "spam" } });
+    const reportId = (await reported.json()).data.report.id as number;
+    await hideReported({ db: app.database.db, operator: TEST_OPERATOR, reportId, reason: "不適切", storage: createImageStorage(app.config) });
+    for (const url of signed) expect((await fetch(url)).status).toBe(404);
+    expect((await app.request(`/media/${id}`, { headers: { Authorization: `Bearer ${alice.token}` } })).status).toBe(404);
   });
 
   it("pages' CSP lets images come from the bucket's endpoint (signed URLs) and the public CDN", async () => {

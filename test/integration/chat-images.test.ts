@@ -195,7 +195,7 @@ describe("image messages", () => {
     const longest = await sendPicture(alice, roomId, id, { caption: "あ".repeat(500) });
     expect(longest.status).toBe(201);
     const without = await sendPicture(alice, roomId, await uploadedId(alice), { caption: "   " });
-    expect((await without.json()).data.message.metadata).toEqual({ width: 64, height: 48 });
+    expect((await without.json()).data.message.metadata).toEqual({ width: 64, height: 48, placeholder: expect.stringMatching(/^#[0-9a-f]{6}$/) });
   });
 
   it("a polyglot and a pixel bomb are refused with 400 and nothing is stored, through the API and the room's form", async () => {

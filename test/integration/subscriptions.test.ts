@@ -150,6 +150,7 @@ describe("subscriber-only posts", () => {
     const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#f43f5e" } }).png().toBuffer();
     const form = new FormData();
     form.set("type", "post");
+    form.set("subscribersOnly", "true");
     form.set("file", new Blob([new Uint8Array(png)], { type: "image/png" }), "secret.png");
     const upload = await server.app.request("/api/uploads", { method: "POST", body: form, headers: { Authorization: `Bearer ${creator.token}` } });
     const url = (await upload.json()).data.url as string;

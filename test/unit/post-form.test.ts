@@ -43,7 +43,7 @@ describe("submitting (docs/product.md#api: upload with type post first, then cre
     const { flow, uploadMock, createMock } = flowWith();
     const outcome = await flow.submit({ content: "  新しいスキン！ ", image });
     expect(outcome).toEqual({ ok: true, post: { id: "p1" } });
-    expect(uploadMock).toHaveBeenCalledWith(image);
+    expect(uploadMock).toHaveBeenCalledWith(image, { isPublic: true });
     expect(createMock).toHaveBeenCalledWith({ content: "新しいスキン！", imageUrl: "/uploads/post/abc.png", isPublic: true });
     expect(uploadMock.mock.invocationCallOrder[0]).toBeLessThan(createMock.mock.invocationCallOrder[0]!);
   });

@@ -5,7 +5,7 @@ import { s3PublicBase, s3Storage, type S3Settings } from "./s3";
 import { supabaseStorage } from "./supabase";
 
 export { listLocalUploads, LOCAL_UPLOADS_PATH, localPrivateFile, localPrivateUploadsDir, localUploadsDir, localUploadUrl } from "./local";
-export { contentTypeOf } from "./keys";
+export { contentTypeOf, PRIVATE_REFERENCE_PREFIX } from "./keys";
 export type { Visibility } from "./keys";
 export type { ImageStorage } from "./types";
 

@@ -19,3 +19,5 @@ export const CHAT_IMAGE_SMALL_WIDTH = 480;
 export const MEDIA_CACHE_MAX_AGE_SECONDS = 3600;
 /** A private picture handed out by an object store: its signed URL reads it for this long. */
 export const MEDIA_SIGNED_URL_SECONDS = 300;
+/** Objects of the image store removed per sweep (ADR 070); what is left waits for the next. */
+export const MEDIA_REMOVAL_BATCH = 100;

@@ -10,3 +10,5 @@ export const clientIdReused = "送信内容を確認できませんでした。�
 export const uploadNotFound = "画像が見つかりません。もう一度選択してください";
 export const uploadUsed = "この画像はすでに送信されています。もう一度選択してください";
 export const imageLabel = "画像";
+/** What an image message says once its picture was removed (hidden by the operators, its sender left: ADR 070), before its caption. */
+export const imageRemoved = "この画像は削除されました";

@@ -10,6 +10,10 @@ export interface ChatMessageMetadata {
   /** An image message's picture, in pixels (its upload's), so a page sets the thumbnail's box before it arrives. */
   width?: number;
   height?: number;
+  /** The picture's dominant colour (`#rrggbb`), painted in its box until the thumbnail arrives (ADR 070). */
+  placeholder?: string;
+  /** The picture was removed (its message hidden by the operators, its sender's account closed: ADR 070). */
+  removed?: boolean;
   type?: string;
   buyerId?: string;
 }
@@ -49,6 +53,6 @@ export interface ChatMessagesTable {
   hidden_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** The id the sender's app made for it, so that a retry is stored once (ADR 051); null for the app's own. */
   client_id: ColumnType<string | null, string | null | undefined, never>;
-  /** An image message's picture (its content names it too): one message per upload. */
-  upload_id: ColumnType<string | null, string | null | undefined, never>;
+  /** An image message's picture (its content names it too): one message per upload; null once removed (ADR 070). */
+  upload_id: ColumnType<string | null, string | null | undefined, null>;
 }

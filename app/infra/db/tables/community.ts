@@ -55,7 +55,20 @@ export interface UploadsTable {
   bytes: number;
   /** A chat picture's small variant for thumbnails (a private reference like `url`); null for the other kinds. */
   variant_url: ColumnType<string | null, string | null | undefined, never>;
+  /** The picture's dominant colour, `#rrggbb`, shown in the thumbnail's box until it loads (ADR 070); null for older uploads. */
+  placeholder: ColumnType<string | null, string | null | undefined, never>;
   created_at: CreatedAt;
+}
+
+/** An object of the image store to remove once the database no longer names it (ADR 070), retried by the sweeper. */
+export interface MediaRemovalsTable {
+  id: Generated<number>;
+  /** A public URL or a private reference, as `uploads.url` held it. */
+  url: string;
+  reason: "hidden" | "account_closed" | "unsent";
+  created_at: CreatedAt;
+  attempts: ColumnType<number, number | undefined, number>;
+  last_error: string | null;
 }
 
 export interface EventsTable {

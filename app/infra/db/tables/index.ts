@@ -3,7 +3,7 @@ import type { AuthFlowStatesTable, AuthIdentitiesTable, AuthMfaChallengesTable, 
 import type { ChatMessagesTable, ChatParticipantsTable, ChatRoomsTable } from "./chat";
 import type { CoinEscrowsTable, CoinOrdersTable, CoinTransactionsTable, CoinWalletsTable, PaymentEventsTable, PayoutRequestsTable } from "./coins";
 import type { BookingExtensionsTable, BookingsTable, ListingsTable, ReviewsTable, SubscriptionPaymentsTable, SubscriptionPlansTable, SubscriptionsTable } from "./commerce";
-import type { CommunitiesTable, CommunityMembersTable, EventParticipantsTable, EventsTable, GamesTable, PostsTable, UploadsTable } from "./community";
+import type { CommunitiesTable, CommunityMembersTable, EventParticipantsTable, EventsTable, GamesTable, MediaRemovalsTable, PostsTable, UploadsTable } from "./community";
 import type { InquiriesTable, InquiryRepliesTable, ModerationActionsTable, OffPlatformFlagsTable, OperatorAuditTable, ReportsTable } from "./moderation";
 import type { MailOptOutsTable, MailOutboxTable, NotificationsTable, PushOptOutsTable, PushOutboxTable, PushSubscriptionsTable } from "./notifications";
 import type { FootprintsTable, UserBlocksTable, UserGamesTable, UserPresenceTable, UsersTable } from "./people";
@@ -52,6 +52,7 @@ export interface DB {
   booking_extensions: BookingExtensionsTable;
   reviews: ReviewsTable;
   uploads: UploadsTable;
+  media_removals: MediaRemovalsTable;
   posts: PostsTable;
   footprints: FootprintsTable;
   subscription_plans: SubscriptionPlansTable;

@@ -12,7 +12,7 @@ export const socialRows: Row[] = [
     method: "POST",
     as: "bearer",
     request: () =>
-      post("/api/posts/create", jsonBody({ content: text("今日もランクマ\n頑張る"), imageUrl: fc.constantFrom(null, "https://example.jp/a.png", "/uploads/post/x.png"), isPublic: fc.constantFrom(true, false, "true"), communityId: fc.constantFrom(null, "", FUZZ_COMMUNITY_ID, randomUUID()) })),
+      post("/api/posts/create", jsonBody({ content: text("今日もランクマ\n頑張る"), imageUrl: fc.constantFrom(null, "https://example.jp/a.png", "/uploads/post/x.png", `/media/${randomUUID()}`, "/media/not-an-id"), isPublic: fc.constantFrom(true, false, "true"), communityId: fc.constantFrom(null, "", FUZZ_COMMUNITY_ID, randomUUID()) })),
     examples: () => [jsonExample("/api/posts/create", { content: `投${NUL}稿`, imageUrl: null, isPublic: true }), jsonExample("/api/posts/create", { content: null, imageUrl: `/uploads/${NUL}`, isPublic: true })],
   },
   {
@@ -57,7 +57,7 @@ export const socialRows: Row[] = [
     ],
   },
   // Every attempt counts towards the hourly upload limit, refused ones too (ADR 017).
-  { route: "routes/api.uploads", method: "POST", as: "bearer", refusalWrites: ["rate_limit_windows"], request: () => post("/api/uploads", fileForm("file", { type: fc.constantFrom("post", "avatar", "chat") })) },
+  { route: "routes/api.uploads", method: "POST", as: "bearer", refusalWrites: ["rate_limit_windows"], request: () => post("/api/uploads", fileForm("file", { type: fc.constantFrom("post", "avatar", "chat"), subscribersOnly: fc.constantFrom("true", "false", "on") })) },
   { route: "routes/api.users.$id.block", method: "POST", as: "bearer", request: (ctx) => segment(ctx.blockTargetId).chain((id) => post(`/api/users/${id}/block`, jsonBody({}))) },
   { route: "routes/api.users.$id.block", method: "DELETE", as: "bearer", request: (ctx) => segment(ctx.blockTargetId).chain((id) => post(`/api/users/${id}/block`, jsonBody({}), "DELETE")) },
   {
