@@ -8,7 +8,7 @@ import type { CommunitySummary } from "~/models/communities.server";
 import type { Post } from "~/models/posts.server";
 import { looksLikeOffPlatformPayment } from "~/lib/off-platform";
 import { useAuth } from "./auth-provider";
-import { OffPlatformWarningDialog } from "./off-platform-warning";
+import { OffPlatformWarningDialog } from "./off-platform-dialog";
 import { SubscribersOnlyField } from "./subscribers-only-field";
 import { showToast } from "./toaster";
 

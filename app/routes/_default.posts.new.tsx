@@ -3,7 +3,8 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useRef, useState } from "react";
 import { ErrorList, TextareaField } from "~/components/forms";
-import { OffPlatformNotice, OffPlatformWarningDialog } from "~/components/off-platform-warning";
+import { OffPlatformWarningDialog } from "~/components/off-platform-dialog";
+import { OffPlatformNotice } from "~/components/off-platform-warning";
 import { SubscribersOnlyField } from "~/components/subscribers-only-field";
 import { requireProfile, safeRedirectPath } from "~/http/auth.server";
 import { readUploadForm } from "~/http/multipart.server";

@@ -1,10 +1,10 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Suspense, type MouseEvent } from "react";
+import { lazy, Suspense, type MouseEvent } from "react";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { roomTitle } from "~/components/chat-view";
 import { HiddenBadge, ReportLink } from "~/components/moderation-slots";
-import { OffPlatformNotice, OffPlatformWarningDialog } from "~/components/off-platform-warning";
+import { OffPlatformNotice } from "~/components/off-platform-warning";
 import { Avatar } from "~/components/presence";
 import { requireProfile } from "~/http/auth.server";
 import { CHAT_MESSAGE_MAX } from "~/lib/constants";
@@ -23,6 +23,9 @@ import { ChatPicture } from "./chat-picture";
 import { readRoomForm } from "./room-form.server";
 import { useChatRoom } from "./use-chat-room";
 import { PictureView } from "./use-picture-send";
+
+/** The payment warning's dialog loads when a warning is due, not with the room (its first-load budget, ADR 024). */
+const OffPlatformWarningDialog = lazy(() => import("~/components/off-platform-dialog").then((module) => ({ default: module.OffPlatformWarningDialog })));
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.title ?? "チャット");
 
@@ -186,7 +189,9 @@ export default function ChatRoomPage() {
         </section>
       ) : null}
       {offPlatformWarning ? (
-        <OffPlatformWarningDialog content={offPlatformWarning.content} onConfirm={offPlatformWarning.confirm} onCancel={offPlatformWarning.cancel} />
+        <Suspense fallback={null}>
+          <OffPlatformWarningDialog content={offPlatformWarning.content} onConfirm={offPlatformWarning.confirm} onCancel={offPlatformWarning.cancel} />
+        </Suspense>
       ) : null}
       <Form method="post" encType="multipart/form-data" onSubmit={send} onMouseDown={holdFocus} className="border-t border-slate-200 bg-white p-3" data-composer="">
         {actionError || sendError ? (

@@ -5,7 +5,6 @@ import { useRealtime, useRealtimeEvent } from "~/components/realtime-provider";
 import { useVisualViewportHeight } from "~/components/use-visual-viewport-height";
 import type { ChatMessageEvent } from "~/lib/chat-rules";
 import { messages as text } from "~/lib/messages";
-import { looksLikeOffPlatformPayment } from "~/lib/off-platform";
 import { RealtimeEvent } from "~/lib/realtime-events";
 import type { ChatMessage } from "~/models/chat.server";
 import { untilAnswered } from "./catch-up";
@@ -134,6 +133,7 @@ export function useChatRoom(loaded: LoadedRoom) {
     return sendBody(body);
   };
 
+  const checking = useRef(false);
   const picture = usePictureSend({ roomId, viewerId, nextLocalId: () => localId.current--, setShown, sendBody, setSendError });
 
   /** The composer's submit with JavaScript: checked here, then sent by the outbox instead of the form's post. */
@@ -147,6 +147,19 @@ export function useChatRoom(loaded: LoadedRoom) {
     if (file instanceof File && file.size > 0) return picture.sendPicture(form, file, content);
     if (!content) return setSendError(text.chat.emptyMessage);
     setSendError(null);
+    // The payment check loads with the first message, not with the room (its first-load budget, ADR 024); meanwhile a
+    // second tap on 送信 sends nothing (the form still holds the text).
+    if (checking.current) return;
+    checking.current = true;
+    let looksLikeOffPlatformPayment: (text: string) => boolean;
+    try {
+      looksLikeOffPlatformPayment = await loadOffPlatformCheck();
+    } catch {
+      // Offline, or a deploy replaced the chunk: nothing was sent, the text stays, and 送信 tries again.
+      return setSendError(text.api.failed);
+    } finally {
+      checking.current = false;
+    }
     if (looksLikeOffPlatformPayment(content)) return setWarning({ content, form });
     await deliver(form, content, false);
   };
@@ -189,4 +202,17 @@ export function useChatRoom(loaded: LoadedRoom) {
     resend,
     discard,
   };
+}
+
+/** The off-platform payment check (~/lib/off-platform), imported when the first message is sent (again if that failed). */
+let offPlatformCheck: Promise<(text: string) => boolean> | undefined;
+function loadOffPlatformCheck() {
+  offPlatformCheck ??= import("~/lib/off-platform").then(
+    (module) => module.looksLikeOffPlatformPayment,
+    (error: unknown) => {
+      offPlatformCheck = undefined;
+      throw error;
+    },
+  );
+  return offPlatformCheck;
 }
