@@ -5,8 +5,10 @@ import { atDesktop, matrix } from "./matrix";
 
 /**
  * Pictures in the room (ADR 070): the friend hears of one live (the popup says 「画像を送信しました：…」), the
- * thumbnail has its box before it loads and links to the full picture (with and without JavaScript); axe passes on
- * the room with a picture. An upload on a slow connection shows its progress moving and can be cancelled.
+ * thumbnail has its box and its placeholder colour before it loads, the full-screen viewer opens on a click and closes
+ * with Esc, its button and the back button, focus back on the thumbnail; without JavaScript the thumbnail links to the
+ * picture. axe passes on the room with a picture and with the viewer open. An upload on a slow connection shows its
+ * progress moving and can be cancelled.
  */
 
 type Member = Awaited<ReturnType<typeof createUser>>;
@@ -47,14 +49,14 @@ for (const viewport of [
     test.describe("without JavaScript", () => {
       test.use({ javaScriptEnabled: false });
 
-      test("the thumbnail has its size and links to the full picture; axe passes", async ({ page, request }) => {
+      test("the thumbnail has its size and placeholder colour and links to the full picture; axe passes", async ({ page, request }) => {
         const { me, friend, roomId } = await pair(request);
         const uploadId = await sendPicture(request, me, roomId, "JSなしで見る");
         await login(page, friend.email, `/chat/${roomId}`);
         const image = await shownThumbnail(page, "JSなしで見る");
         await expect(image).toHaveAttribute("width", "288");
         await expect(image).toHaveAttribute("height", "216");
-        await expect(page.getByTestId("chat-picture")).toHaveAttribute("href", /^\/media\//);
+        await expect(page.getByTestId("chat-picture-placeholder").locator("rect")).toHaveAttribute("fill", /^#[0-9a-f]{6}$/);
         expect(await axeViolations(page, { javaScriptEnabled: false })).toEqual([]);
         const link = page.getByTestId("chat-picture");
         await expect(link).toHaveAttribute("href", `/media/${uploadId}`);
@@ -64,7 +66,7 @@ for (const viewport of [
       });
     });
 
-    test("with JavaScript: the friend's popup says 「画像を送信しました」; the room shows the picture; axe passes", async ({ page, request }) => {
+    test("with JavaScript: the friend's popup says 「画像を送信しました」; the viewer opens, closes with Esc, the back button and its button, focus back; axe passes", async ({ page, request }) => {
       const { me, friend, roomId } = await pair(request);
       await login(page, friend.email, "/feed");
       await waitForHydration(page);
@@ -76,9 +78,37 @@ for (const viewport of [
       await waitForHydration(page);
       const thumbnail = await shownThumbnail(page, "見てこれ");
       expect(await axeViolations(page)).toEqual([]);
-      // Without a viewer in this release (the room's first-load budget has no room left: ADR 070), the thumbnail links to the picture.
-      await expect(page.getByTestId("chat-picture")).toHaveAttribute("href", /^\/media\//);
-      await expect(thumbnail).toHaveAttribute("width", "288");
+      const link = page.getByTestId("chat-picture");
+      const viewer = page.getByTestId("picture-viewer");
+
+      // Opened with a click: the full picture, fitted to the screen; Esc closes it and the thumbnail has the focus.
+      await thumbnail.click();
+      await expect(viewer).toBeVisible();
+      await expect(viewer.getByRole("img", { name: "見てこれ" })).toBeVisible();
+      await expect(viewer.getByRole("button", { name: "閉じる" })).toBeFocused();
+      const box = await viewer.boundingBox();
+      expect(box!.width).toBeGreaterThanOrEqual(viewport.width - 1);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.keyboard.press("Escape");
+      await expect(viewer).toHaveCount(0);
+      await expect(link).toBeFocused();
+      await expect(page).toHaveURL(`/chat/${roomId}`);
+
+      // From the keyboard, then the back button: it closes the viewer, the room stays.
+      await page.keyboard.press("Enter");
+      await expect(viewer).toBeVisible();
+      await page.goBack();
+      await expect(viewer).toHaveCount(0);
+      await expect(page).toHaveURL(`/chat/${roomId}`);
+      await expect(link).toBeFocused();
+      await shownThumbnail(page, "見てこれ");
+
+      // Its close button.
+      await link.click();
+      await viewer.getByRole("button", { name: "閉じる" }).click();
+      await expect(viewer).toHaveCount(0);
+      await expect(link).toBeFocused();
+      await expect(page).toHaveURL(`/chat/${roomId}`);
     });
 
     test("with JavaScript on a slow connection: the upload's progress bar moves, and cancel stops it and stores nothing", async ({ page, request }) => {

@@ -12,3 +12,7 @@ export const uploadUsed = "この画像はすでに送信されています。�
 export const imageLabel = "画像";
 /** What an image message says once its picture was removed (hidden by the operators, its sender left: ADR 070), before its caption. */
 export const imageRemoved = "この画像は削除されました";
+/** The full-screen picture viewer (ADR 070): its name for screen readers, its close button, and the thumbnail's link. */
+export const viewerLabel = "画像を拡大表示";
+export const viewerClose = "閉じる";
+export const viewerOpen = "画像を拡大表示する";
