@@ -35,6 +35,7 @@ import * as m0033 from "./0033_chat_images";
 import * as m0034 from "./0034_operator_roles_and_audit";
 import * as m0035 from "./0035_media_lifecycle";
 import * as m0036 from "./0036_inquiry_replies";
+import * as m0037 from "./0037_inquiry_status_audit";
 
 /**
  * Every migration, in order. Migrations are imported statically so the bundled server, the
@@ -77,4 +78,5 @@ export const migrations: Record<string, Migration> = {
   "0034_operator_roles_and_audit": m0034,
   "0035_media_lifecycle": m0035,
   "0036_inquiry_replies": m0036,
+  "0037_inquiry_status_audit": m0037,
 };

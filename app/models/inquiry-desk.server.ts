@@ -163,7 +163,8 @@ export async function replyToInquiry({ db, operator, inquiryId, body, key }: { d
 
 /**
  * Closes an inquiry (nothing more to do) or reopens it (back into the open queue), naming the operator on the
- * inquiry. The same status again changes nothing (`changed` false).
+ * inquiry, with its row in the audit trail (`inquiry_closed`, `inquiry_reopened`) in the same transaction. The same
+ * status again changes nothing and writes nothing (`changed` false).
  */
 export async function setInquiryStatus({ db, operator, inquiryId, status }: { db: Database; operator: Operator; inquiryId: number; status: "open" | "closed" }) {
   return db.transaction().execute(async (trx) => {
@@ -175,6 +176,13 @@ export async function setInquiryStatus({ db, operator, inquiryId, status }: { db
       .set({ status, handled_by: operator.id, handled_label: operator.label, handled_at: sql<Date>`now()` })
       .where("id", "=", inquiryId)
       .execute();
+    await recordOperatorAction(trx, {
+      operator,
+      kind: status === "closed" ? "inquiry_closed" : "inquiry_reopened",
+      target: { type: "inquiry", id: String(inquiryId) },
+      reason: null,
+      details: { statusBefore: inquiry.status },
+    });
     return { changed: true };
   });
 }

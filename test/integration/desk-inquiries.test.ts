@@ -127,16 +127,22 @@ describe(`the inquiries desk's model (${testEngine})`, () => {
     expect(await db().selectFrom("inquiry_replies").select("id").where("inquiry_id", "=", asked.id).execute()).toHaveLength(1);
   });
 
-  it("a closed inquiry takes no reply until it is reopened; close and reopen name the operator; unknown ones are 404", async () => {
+  it("a closed inquiry takes no reply until it is reopened; close and reopen name the operator and are in the trail; unknown ones are 404", async () => {
     const asked = await inquiry();
+    const kinds = async () => (await auditOf(asked.id)).map((row) => row.kind);
     expect(await setInquiryStatus({ db: db(), operator, inquiryId: asked.id, status: "closed" })).toEqual({ changed: true });
     expect(await setInquiryStatus({ db: db(), operator, inquiryId: asked.id, status: "closed" })).toEqual({ changed: false });
     await expect(replyToInquiry({ db: db(), operator, inquiryId: asked.id, body: "返信", key: randomUUID() })).rejects.toMatchObject({ status: 409, code: "inquiry_closed" });
     expect(await outboxTo(asked.email)).toEqual([]);
-    expect(await auditOf(asked.id)).toEqual([]);
+    // One row for the close: the second close and the refused reply wrote nothing.
+    const [closed] = await auditOf(asked.id);
+    expect(await kinds()).toEqual(["inquiry_closed"]);
+    expect(closed).toMatchObject({ operator_id: operator.id, operator_label: operator.label, reason: null, details: { statusBefore: "open" } });
     expect(await setInquiryStatus({ db: db(), operator, inquiryId: asked.id, status: "open" })).toEqual({ changed: true });
     expect((await getInquiry({ db: db(), id: asked.id }))?.inquiry).toMatchObject({ status: "open", handledLabel: operator.label });
     expect((await replyToInquiry({ db: db(), operator, inquiryId: asked.id, body: "再開後の返信", key: randomUUID() })).isNew).toBe(true);
+    expect(await kinds()).toEqual(["inquiry_closed", "inquiry_reopened", "inquiry_replied"]);
+    expect((await auditOf(asked.id))[1]).toMatchObject({ details: { statusBefore: "closed" } });
     await expect(replyToInquiry({ db: db(), operator, inquiryId: 2_000_000_000, body: "返信", key: randomUUID() })).rejects.toMatchObject({ status: 404 });
     await expect(setInquiryStatus({ db: db(), operator, inquiryId: 2_000_000_000, status: "closed" })).rejects.toMatchObject({ status: 404 });
   });
@@ -147,7 +153,7 @@ describe(`the inquiries desk's model (${testEngine})`, () => {
     for (let n = 0; n < 30; n++) await setInquiryStatus({ db: db(), operator: busy, inquiryId: asked.id, status: n % 2 === 0 ? "closed" : "open" });
     await expect(replyToInquiry({ db: db(), operator: busy, inquiryId: asked.id, body: "返信", key: randomUUID() })).rejects.toMatchObject({ status: 429 });
     expect(await outboxTo(asked.email)).toEqual([]);
-    expect(await auditOf(asked.id)).toEqual([]);
+    expect((await auditOf(asked.id)).map((row) => row.kind)).toEqual(Array.from({ length: 30 }, (_, n) => (n % 2 === 0 ? "inquiry_closed" : "inquiry_reopened")));
     expect((await getInquiry({ db: db(), id: asked.id }))?.inquiry.status).toBe("open");
     expect((await replyToInquiry({ db: db(), operator, inquiryId: asked.id, body: "別の担当者の返信", key: randomUUID() })).isNew).toBe(true);
   });

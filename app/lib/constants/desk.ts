@@ -39,7 +39,7 @@ export const DESK_SEARCH_MAX = 30;
 /** Decisions one operator may post in a window: plenty for a person, a wall for a script gone wrong. */
 export const DESK_DECISION_RATE_LIMIT = { perUser: 60, windowMs: 10 * 60 * 1000 } as const;
 
-/** What the audit trail's rows can say was done (`operator_audit.kind`, migration 0034's check), for its filter. */
+/** What the audit trail's rows can say was done (`operator_audit.kind`, the check of migrations 0034 and 0037), for its filter. */
 export const OPERATOR_AUDIT_KINDS = [
   "role_granted",
   "role_revoked",
@@ -49,6 +49,8 @@ export const OPERATOR_AUDIT_KINDS = [
   "payout_rejected",
   "bank_details_revealed",
   "inquiry_replied",
+  "inquiry_closed",
+  "inquiry_reopened",
   "two_step_off",
 ] as const;
 /** What a trail's row can be about (`operator_audit.target_type`). */

@@ -152,6 +152,8 @@ export const auditKinds = {
   payout_rejected: "出金の却下",
   bank_details_revealed: "口座情報の表示",
   inquiry_replied: "お問い合わせへの返信",
+  inquiry_closed: "お問い合わせの完了",
+  inquiry_reopened: "お問い合わせの再開",
   two_step_off: "二段階認証の解除",
 } as const;
 export const auditTargets = { user: "ユーザー", post: "投稿", chat_message: "チャットのメッセージ", listing: "チケット", review: "レビュー", payout: "出金申請", inquiry: "お問い合わせ" } as const;

@@ -73,7 +73,7 @@ export interface InquiryRepliesTable {
   created_at: CreatedAt;
 }
 
-/** What an operator did, as `operator_audit.kind` allows it (migration 0034). */
+/** What an operator did, as `operator_audit.kind` allows it (migrations 0034 and 0037). */
 export type OperatorActionKind =
   | "role_granted"
   | "role_revoked"
@@ -83,6 +83,8 @@ export type OperatorActionKind =
   | "payout_rejected"
   | "bank_details_revealed"
   | "inquiry_replied"
+  | "inquiry_closed"
+  | "inquiry_reopened"
   | "two_step_off";
 
 /** What an operator's action was about. */
