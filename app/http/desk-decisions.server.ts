@@ -2,7 +2,6 @@ import { data, type AppLoadContext } from "@remix-run/node";
 import type { ReportTargetType } from "~/infra/db/tables";
 import * as text from "~/lib/messages/desk";
 import type { deskDecisionSchema, personDecisionSchema } from "~/lib/validation/desk";
-import { announceOpenReports } from "~/models/desk-live.server";
 import { decideOnTarget, deskDecisionAllowed } from "~/models/desk-reports.server";
 import { ModerationError, type DecisionOutcome } from "~/models/moderation.server";
 import type { DeskOperator } from "./desk.server";
@@ -77,6 +76,5 @@ export async function postDecision(
     if (error instanceof ModerationError) return refusal(refusalStatus[error.code], text.errors[error.code], values);
     throw error;
   }
-  await announceOpenReports(context);
   throw await redirectWithToast(request, context.config, back, outcomeToast(parsed.data.intent, outcome));
 }

@@ -22,8 +22,10 @@ export interface Realtime {
    */
   disconnectUser(userId: string, options?: { keepSessionId?: string; sessionId?: string }): Promise<void>;
   /**
-   * Sends an event to the sockets that joined one of the desk's channels (ADR 071: the operators', never a gamer's).
-   * Optional: an emitter made for a test leaves it out, and the desk then says nothing live.
+   * Sends an event to this process's sockets that joined one of the desk's channels (ADR 071: the operators', never a
+   * gamer's). This process's only: what the desk hears is announced by every server process, each hearing the
+   * database's notice (a Redis broadcast on top would say it once per process). Optional: an emitter made for a test
+   * leaves it out, and the desk then says nothing live.
    */
   toDesk?(channel: string, event: RealtimeEventName, payload: unknown): void;
 }
@@ -91,7 +93,7 @@ export function attachRealtime(
       onEmit?.(event, userIds);
     },
     toDesk(channel, event, payload) {
-      io.to(channel).emit(event, payload);
+      io.local.to(channel).emit(event, payload);
     },
     joinRoom(userIds, roomId) {
       if (userIds.length) io.in(userIds.map(userChannel)).socketsJoin(roomChannel(roomId));

@@ -7,6 +7,7 @@ import { messages } from "~/lib/messages";
 import { setHidden } from "./hidden.server";
 import { dropMessagePicture, removeQueuedMediaNow } from "./media-removal.server";
 import { recordOperatorAction, type Operator } from "./operator-audit.server";
+import { notifyReportsChanged } from "./reports-changed.server";
 import { publishNotifications, recordNotifications, type PendingNotifications } from "./notification.server";
 
 /**
@@ -102,6 +103,7 @@ export async function decideReports(
   let query = trx.updateTable("reports").set({ status, decided_at: now }).where("status", "=", "open");
   query = "targetUserId" in which ? query.where("target_user_id", "=", which.targetUserId) : query.where("target_type", "=", which.targetType).where("target_id", "=", which.targetId);
   const decided = await query.returning("reporter_id").execute();
+  if (decided.length > 0) await notifyReportsChanged(trx);
   const reporters = [...new Set(decided.map((row) => row.reporter_id))];
   const body = status === "actioned" ? messages.moderation.actionedBody : messages.moderation.dismissedBody;
   const pending = await recordNotifications(

@@ -4,6 +4,7 @@ import { REPORTS_LIST_MAX, REPORTS_PER_DAY, REPORTS_WINDOW_MS } from "~/lib/cons
 import { DomainError } from "~/lib/domain-error";
 import type { ReportInput } from "~/lib/validation/report";
 import { getPost } from "./posts.server";
+import { notifyReportsChanged } from "./reports-changed.server";
 import { lockPresentUsers } from "./user.server";
 import { UUID } from "../lib/validation/fields";
 
@@ -159,7 +160,10 @@ export async function createReport({
       .onConflict((oc) => oc.columns(["reporter_id", "target_type", "target_id"]).doNothing())
       .returning(reportColumns)
       .executeTakeFirst();
-    if (inserted) return { report: toReport(inserted), created: true };
+    if (inserted) {
+      await notifyReportsChanged(trx);
+      return { report: toReport(inserted), created: true };
+    }
     return { report: (await findOwnReport(trx, reporterId, targetType, targetId))!, created: false };
   });
 }

@@ -12,7 +12,6 @@ import * as text from "~/lib/messages/reports";
 import { pageMeta } from "~/lib/meta";
 import { parseQuery } from "~/lib/params";
 import { reportFormSchema, reportQuerySchema } from "~/lib/validation/report";
-import { announceOpenReports } from "~/models/desk-live.server";
 import { createReport, findReportTarget, ReportError } from "~/models/reports.server";
 
 export const meta: MetaFunction = () => pageMeta(text.title);
@@ -55,8 +54,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   let created: boolean;
   try {
     ({ created } = await createReport({ db: context.db, reporterId: user.id, ...input }));
-    // The operators' desks hear the new count (ADR 071).
-    if (created) await announceOpenReports(context);
   } catch (error) {
     if (error instanceof ReportError) return data({ result: submission.reply({ formErrors: [reportErrorMessage(error.code)] }), sent: null } satisfies ReportActionData, { status: error.status });
     throw error;

@@ -2,7 +2,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiError, apiOk, parseOrThrow, readJson, reportErrorResponse, requireApiUser } from "~/http/api.server";
 import { messages } from "~/lib/messages";
 import { reportSchema } from "~/lib/validation/report";
-import { announceOpenReports } from "~/models/desk-live.server";
 import { createReport, listReports } from "~/models/reports.server";
 
 /** GET /api/reports → success, data.reports: the caller's own reports, newest first (nobody else's, ever). */
@@ -23,8 +22,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const input = parseOrThrow(reportSchema, await readJson(request));
   try {
     const { report, created } = await createReport({ db: context.db, reporterId: user.id, ...input });
-    // The operators' desks hear the new count (ADR 071).
-    if (created) await announceOpenReports(context);
     return apiOk({ data: { report } }, { status: created ? 201 : 200 });
   } catch (error) {
     return reportErrorResponse(error);

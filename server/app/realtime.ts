@@ -9,10 +9,11 @@ import { CHAT_SEND_POSTGRES_CONCURRENCY } from "../../app/lib/constants/chat";
 import { RealtimeEvent } from "../../app/lib/realtime-events";
 import { createChatSender, type ChatSender } from "../../app/models/chat-sender.server";
 import { listRoomIds } from "../../app/models/chat-rooms.server";
-import { deskChannelsOf } from "../../app/models/desk-live.server";
+import { deskChannelsOf, openReportsAnnouncer } from "../../app/models/desk-live.server";
 import { embeddedRoleStore, hostedRoleStore } from "../../app/models/operators.server";
 import { readSessionsEndedNotice } from "../../app/models/auth/sessions.server";
 import { SESSIONS_ENDED_CHANNEL } from "../../app/models/moderation.server";
+import { REPORTS_CHANGED_CHANNEL } from "../../app/models/reports-changed.server";
 import { attachChatSend } from "../chat-socket";
 import type { Metrics } from "../metrics";
 import type { OverloadGuard } from "../overload";
@@ -75,6 +76,9 @@ export async function startRealtime({
     const { userId, sessionId } = readSessionsEndedNotice(payload);
     realtime.disconnectUser(userId, { sessionId }).catch((error) => log.error({ err: error, userId, sessionId }, "auth: could not close the sockets of ended sessions"));
   });
+  // The desk's live count of open reports (ADR 071): a report filed or decided anywhere, the command line included,
+  // notifies in its transaction; this process tells its operators' sockets. A listener that was away counts on return.
+  await database.listen(REPORTS_CHANGED_CHANNEL, openReportsAnnouncer({ db: database.db, realtime }));
   // Every chat message people type, whether it comes over a socket, the API or the plain form, is stored by group
   // commit (ADR 026).
   const chat = createChatSender({ db: database.db, realtime, concurrency: database.engine === "postgres" ? CHAT_SEND_POSTGRES_CONCURRENCY : 1 });

@@ -210,6 +210,28 @@ describe(`the desk's decisions (${testEngine})`, () => {
     expect(older).toContain("記録はありません");
   });
 
+  it("an operator's 61st decision in 10 minutes is a 429 that decides nothing; another operator is not held back", async () => {
+    const busy = await createOperator(app(), ["moderator"], { displayName: "忙しいさん" });
+    const [author, reporter] = await Promise.all(["書く人", "通報者"].map((name) => createMember(app(), name)));
+    const postOf = async (content: string) => {
+      const posted = await author.api("/api/posts/create", { json: { content, imageUrl: null, isPublic: true } });
+      return ((await posted.json()) as { post: { id: string } }).post.id;
+    };
+    const [first, last] = [await postOf("一件目の投稿"), await postOf("六十一件目の投稿")];
+    await fileReport(reporter, "post", first, "spam");
+    await fileReport(reporter, "post", last, "spam");
+    // Every well-formed decision counts, taken or refused: one dismissal, then 59 that find it decided already.
+    expect((await decide(busy, `/admin/reports/post/${first}`, { intent: "dismiss", reason: "問題なし" })).status).toBe(302);
+    for (let n = 1; n < 60; n++) expect((await decide(busy, `/admin/reports/post/${first}`, { intent: "dismiss", reason: "問題なし" })).status).toBe(409);
+    const refused = await decide(busy, `/admin/reports/post/${last}`, { intent: "dismiss", reason: "問題なし" });
+    expect(refused.status).toBe(429);
+    expect(await refused.text()).toContain("操作が多すぎます");
+    expect(await db().selectFrom("reports").select("status").where("target_id", "=", last).execute()).toEqual([{ status: "open" }]);
+    expect(await auditOf(last)).toEqual([]);
+    expect((await decide(moderator, `/admin/reports/post/${last}`, { intent: "dismiss", reason: "問題なし" })).status).toBe(302);
+    expect((await auditOf(last)).map((row) => row.operator_id)).toEqual([moderator.id]);
+  }, 120_000);
+
   it("sends the open reports' count live to the operators who decide reports, at aal2, and to no one else", async () => {
     const tokenOf = async (operator: DeskOperatorMember) => ((await (await operator.page("/api/auth/token")).json()) as { accessToken: string }).accessToken;
     const [author, reporter, gamer] = await Promise.all(["書いた人", "通報する人", "ふつうの人"].map((name) => createMember(app(), name)));
@@ -230,6 +252,15 @@ describe(`the desk's decisions (${testEngine})`, () => {
     await decide(moderator, `/admin/reports/post/${postId}`, { intent: "dismiss", reason: "問題なし" });
     await settle(300);
     expect(toModerator.at(-1)).toEqual({ openReports: count - 1 });
+    // A decision from the shell, which has no sockets, reaches the desk too: through the database's notice.
+    const other = await author.api("/api/posts/create", { json: { content: "コマンドで判断される投稿", imageUrl: null, isPublic: true } });
+    const otherId = ((await other.json()) as { post: { id: string } }).post.id;
+    await fileReport(reporter, "post", otherId, "spam");
+    await expect.poll(() => toModerator.at(-1), { timeout: 10_000 }).toEqual({ openReports: count });
+    const { id: reportId } = await db().selectFrom("reports").select("id").where("target_id", "=", otherId).executeTakeFirstOrThrow();
+    const heard = toModerator.length;
+    expect(await runModerationCommand(["dismiss", String(reportId), "--reason", "問題なし"], { db: db(), operator: TEST_OPERATOR, out: () => {}, err: () => {} })).toBe(0);
+    await expect.poll(() => toModerator.slice(heard), { timeout: 10_000 }).toEqual([{ openReports: count - 1 }]);
     expect(toFinance).toEqual([]);
     expect(toGamer).toEqual([]);
     expect(toAal1).toEqual([]);
