@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { deskRefusesPosts, requireOperator } from "~/http/desk.server";
+import { FilterSelect } from "~/components/filter-select";
 import { AUDIT_TARGET_TYPES, DESK_PAGES, OPERATOR_AUDIT_KINDS } from "~/lib/constants/desk";
 import * as text from "~/lib/messages/desk";
 import { deskMeta } from "~/lib/desk-meta";
@@ -41,8 +42,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** Nothing is posted here (ADR 071). */
 export const action = deskRefusesPosts;
 
-const field = "mt-1 min-h-11 w-full rounded-lg border border-slate-300 px-2";
-
 export default function DeskAudit() {
   const { query, rows, olderHref } = useLoaderData<typeof loader>();
   return (
@@ -54,43 +53,19 @@ export default function DeskAudit() {
         <p className="mt-1 text-slate-600">{text.auditLead}</p>
       </div>
       <Form method="get" className="grid gap-3 rounded-xl bg-white p-3 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2">
+        <FilterSelect allLabel={text.filterAll} id="audit-kind" name="kind" label={text.auditKind} value={query.kind ?? ""} options={OPERATOR_AUDIT_KINDS.map((kind) => ({ value: kind, label: text.auditKinds[kind] }))} />
         <div>
-          <label htmlFor="audit-kind" className="block text-sm font-semibold">
-            {text.auditKind}
-          </label>
-          <select id="audit-kind" name="kind" defaultValue={query.kind ?? ""} className={field}>
-            <option value="">{text.filterAll}</option>
-            {OPERATOR_AUDIT_KINDS.map((kind) => (
-              <option key={kind} value={kind}>
-                {text.auditKinds[kind]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="audit-operator" className="block text-sm font-semibold">
+          <label htmlFor="audit-operator" className="field-label">
             {text.auditOperator}
           </label>
-          <input id="audit-operator" name="operator" defaultValue={query.operator ?? ""} maxLength={36} className={field} />
+          <input id="audit-operator" name="operator" defaultValue={query.operator ?? ""} maxLength={36} className="field-input" />
         </div>
+        <FilterSelect allLabel={text.filterAll} id="audit-type" name="type" label={text.auditTargetType} value={query.type ?? ""} options={AUDIT_TARGET_TYPES.map((type) => ({ value: type, label: text.auditTargets[type] }))} />
         <div>
-          <label htmlFor="audit-type" className="block text-sm font-semibold">
-            {text.auditTargetType}
-          </label>
-          <select id="audit-type" name="type" defaultValue={query.type ?? ""} className={field}>
-            <option value="">{text.filterAll}</option>
-            {AUDIT_TARGET_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {text.auditTargets[type]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="audit-target" className="block text-sm font-semibold">
+          <label htmlFor="audit-target" className="field-label">
             {text.auditTargetId}
           </label>
-          <input id="audit-target" name="target" defaultValue={query.target ?? ""} maxLength={100} className={field} />
+          <input id="audit-target" name="target" defaultValue={query.target ?? ""} maxLength={100} className="field-input" />
         </div>
         <div className="sm:col-span-2">
           <button type="submit" className="btn-secondary min-h-11">

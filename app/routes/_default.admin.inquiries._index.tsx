@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { deskRefusesPosts, requireOperator } from "~/http/desk.server";
+import { FilterSelect } from "~/components/filter-select";
 import { INQUIRY_STATUSES } from "~/lib/constants";
 import { DESK_PAGES } from "~/lib/constants/desk";
 import * as text from "~/lib/messages/desk";
@@ -43,19 +44,13 @@ export default function DeskInquiriesPage() {
         <p className="mt-1 text-sm text-slate-600">{inquiryText.lead}</p>
       </div>
       <Form method="get" className="flex flex-wrap items-end gap-2">
-        <div>
-          <label htmlFor="inquiry-status" className="block text-sm font-semibold">
-            {inquiryText.filterLabel}
-          </label>
-          <select id="inquiry-status" name="status" defaultValue={status ?? ""} className="field-input min-h-11">
-            <option value="">{inquiryText.filterAll}</option>
-            {INQUIRY_STATUSES.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}（{counts[option.value]}件）
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect allLabel={text.filterAll}
+          id="inquiry-status"
+          name="status"
+          label={inquiryText.filterLabel}
+          value={status ?? ""}
+          options={INQUIRY_STATUSES.map((option) => ({ value: option.value, label: `${option.label}（${counts[option.value]}件）` }))}
+        />
         <button type="submit" className="btn-secondary min-h-11">
           {inquiryText.filter}
         </button>

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { deskRefusesPosts, requireOperator } from "~/http/desk.server";
+import { FilterSelect } from "~/components/filter-select";
 import { DESK_PAGES } from "~/lib/constants/desk";
 import { REPORT_REASONS, REPORT_TARGET_TYPES } from "~/lib/constants/moderation";
 import * as text from "~/lib/messages/desk";
@@ -49,32 +50,8 @@ export default function ReportQueue() {
         <p className="mt-1 text-slate-600">{text.queueLead}</p>
       </div>
       <Form method="get" className="flex flex-wrap items-end gap-3 rounded-xl bg-white p-3 shadow-sm ring-1 ring-slate-200">
-        <div>
-          <label htmlFor="queue-reason" className="block text-sm font-semibold">
-            {text.filterReason}
-          </label>
-          <select id="queue-reason" name="reason" defaultValue={query.reason ?? ""} className="mt-1 min-h-11 rounded-lg border border-slate-300 px-2">
-            <option value="">{text.filterAll}</option>
-            {reasons.map((reason) => (
-              <option key={reason.value} value={reason.value}>
-                {reason.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="queue-type" className="block text-sm font-semibold">
-            {text.filterType}
-          </label>
-          <select id="queue-type" name="type" defaultValue={query.type ?? ""} className="mt-1 min-h-11 rounded-lg border border-slate-300 px-2">
-            <option value="">{text.filterAll}</option>
-            {types.map((type) => (
-              <option key={type.value} value={type.value}>
-                {type.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect allLabel={text.filterAll} id="queue-reason" name="reason" label={text.filterReason} value={query.reason ?? ""} options={reasons} />
+        <FilterSelect allLabel={text.filterAll} id="queue-type" name="type" label={text.filterType} value={query.type ?? ""} options={types} />
         <button type="submit" className="btn-secondary min-h-11">
           {text.filterSubmit}
         </button>

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { GameSelect } from "~/components/game-select";
+import { GameSelect } from "~/components/filter-select";
 import { pageMeta } from "~/lib/meta";
 import { parseQuery } from "~/lib/params";
 import { formatDateTime, isoString } from "~/lib/time";

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { FilterPanel } from "~/components/filter-panel";
-import { GameSelect } from "~/components/game-select";
+import { GameSelect } from "~/components/filter-select";
 import { ListingCard } from "~/components/listing-card";
 import { coinSliderSteps } from "~/lib/coin-slider";
 import { EXPLORE_PAGE_MAX, LISTING_MINUTES } from "~/lib/constants";

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { FilterPanel } from "~/components/filter-panel";
-import { GameSelect } from "~/components/game-select";
+import { GameSelect } from "~/components/filter-select";
 import { ListingCard } from "~/components/listing-card";
 import { GAME_SLUG_MAX, LISTINGS_PAGE_SIZE, PAGE_NUMBER_MAX } from "~/lib/constants";
 import { pageMeta } from "~/lib/meta";

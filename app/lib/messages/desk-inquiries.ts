@@ -1,7 +1,6 @@
 /** The inquiries desk (/admin/inquiries, ADR 072). Only operators ever see these. */
 export const lead = "未対応のお問い合わせが先に、それぞれ古い順に並びます。返信は入力されたメールアドレスへメールで届きます。";
 export const filterLabel = "状態";
-export const filterAll = "すべて";
 export const filter = "絞り込む";
 export const empty = "該当するお問い合わせはありません。";
 export const listLabel = "お問い合わせの一覧";
