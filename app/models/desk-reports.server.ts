@@ -6,6 +6,7 @@ import { DESK_DECISION_RATE_LIMIT, DESK_PERSON_ROWS, DESK_QUEUE_MAX } from "~/li
 import type { DeskDecision } from "~/lib/validation/desk";
 import { restore, stopUser } from "./moderation-sanctions.server";
 import { dismissReport, hideReported, ModerationError, type DecisionOutcome } from "./moderation.server";
+import type { ReportedOwner } from "./moderation-queue.server";
 import type { Operator } from "./operator-audit.server";
 import { countRateLimitEvents, recordRateLimitEvent } from "./rate-limit.server";
 import { contentOf, type TargetContent } from "./desk-targets.server";
@@ -98,15 +99,7 @@ export interface ReportTargetDetail {
   targetId: string;
   content: TargetContent | null;
   reports: TargetReport[];
-  owner: {
-    id: string;
-    displayName: string;
-    suspendedUntil: Date | null;
-    bannedAt: Date | null;
-    left: boolean;
-    offPlatformFlags: number;
-    heldPayouts: number;
-  };
+  owner: ReportedOwner;
   /** The owner's earlier decisions, newest first. */
   history: Array<Selectable<ModerationActionsTable>>;
   /** Reports of the owner's other things (and of them), newest first. */

@@ -80,6 +80,18 @@ export async function countOpenReportTargets({ db }: { db: Database }): Promise<
   return Number(row.count);
 }
 
+/** The reported thing's owner as the operators see them: standing, off-platform warnings, payouts held. */
+export interface ReportedOwner {
+  id: string;
+  displayName: string;
+  suspendedUntil: Date | null;
+  bannedAt: Date | null;
+  /** The account was closed (退会). */
+  left: boolean;
+  offPlatformFlags: number;
+  heldPayouts: number;
+}
+
 export interface ReportDetail {
   report: {
     id: number;
@@ -95,15 +107,7 @@ export interface ReportDetail {
   };
   /** What was reported, as text, or null when it no longer exists. */
   content: { text: string; hiddenAt: Date | null; createdAt: Date } | null;
-  owner: {
-    id: string;
-    displayName: string;
-    suspendedUntil: Date | null;
-    bannedAt: Date | null;
-    left: boolean;
-    offPlatformFlags: number;
-    heldPayouts: number;
-  };
+  owner: ReportedOwner;
   otherReports: Array<{ id: number; reason: ReportReason; note: string; status: ReportStatus; createdAt: Date }>;
   history: Array<Selectable<ModerationActionsTable>>;
 }
