@@ -3,7 +3,7 @@ import { promisify } from "node:util";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import pg from "pg";
-import { axeViolations, createUser, E2E_PASSWORD, expect, local, NEEDS, REMOTE_BASE_URL, test, waitForHydration } from "./fixtures";
+import { axeViolations, bearer, createUser, E2E_PASSWORD, expect, local, NEEDS, REMOTE_BASE_URL, sellerWithEarnings, test, waitForHydration } from "./fixtures";
 import { waitForMail } from "./mail";
 import { atDesktop, matrix } from "./matrix";
 
@@ -30,8 +30,6 @@ const VIEWPORTS = [
   { name: "desktop", viewport: { width: 1280, height: 800 } },
 ] as const;
 
-type User = Awaited<ReturnType<typeof createUser>>;
-const auth = (user: User, key?: string) => ({ Authorization: `Bearer ${user.token}`, ...(key ? { "Idempotency-Key": key } : {}) });
 const codeOf = (secret: string) => TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 });
 
 /**
@@ -52,24 +50,12 @@ async function signedInOperator(page: Page, role: "finance" | "moderator", name:
   return user;
 }
 
-/** A seller with 1,600 earned coins (a completed booking of 2 × 1,000 coins less the 20 % fee) who asked for 1,000 of them. */
+/** A seller with 1,600 earned coins who asked for 1,000 of them. */
 async function requestedPayout(request: APIRequestContext) {
-  const seller = await createUser(request, "出金を待つ販売者");
-  const buyer = await createUser(request, "売上をくれる購入者");
-  expect((await request.post("/api/coins/orders", { data: { packageId: 3 }, headers: auth(buyer, crypto.randomUUID()) })).status()).toBe(201);
-  const listing = await request.post("/api/listings", {
-    data: { title: "出金デスクのテスト用チケット", gameSlug: "apex-legends", pricePerUnit: 1_000, minutesPerUnit: 30, maxUnits: 2 },
-    headers: auth(seller),
-  });
-  const listingId = (await listing.json()).data.listing.id as string;
-  const booked = await request.post(`/api/listings/${listingId}/purchase`, { data: { units: 2, desiredStartTime: Date.now() + 60_000 }, headers: auth(buyer, crypto.randomUUID()) });
-  const bookingId = (await booked.json()).data.ticket.id as string;
-  for (const [user, action] of [[seller, "accept"], [seller, "start"], [buyer, "complete"]] as const) {
-    expect((await request.post(`/api/tickets/${bookingId}/${action}`, { data: {}, headers: auth(user) })).status()).toBe(200);
-  }
+  const seller = await sellerWithEarnings(request, { sellerName: "出金を待つ販売者", title: "出金デスクのテスト用チケット" });
   const requested = await request.post("/api/payouts", {
     data: { coins: 1_000, bankName: "デスク銀行", branchName: "新宿支店", accountType: "ordinary", accountNumber: "2468135", accountHolder: "デスク タロウ" },
-    headers: auth(seller, crypto.randomUUID()),
+    headers: bearer(seller, crypto.randomUUID()),
   });
   expect(requested.status()).toBe(201);
   return { seller, payoutId: (await requested.json()).data.payout.id as string };
@@ -131,7 +117,7 @@ for (const javaScript of [true, false]) {
           ["bank_details_revealed", null],
           ["payout_paid", "11/29 振込番号 0042"],
         ]);
-        const notifications = await request.get("/api/notifications", { headers: auth(seller) });
+        const notifications = await request.get("/api/notifications", { headers: bearer(seller) });
         expect(JSON.stringify(await notifications.json())).toContain("1,000コインの振込が完了しました");
       });
 

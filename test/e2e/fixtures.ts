@@ -277,6 +277,27 @@ export async function createUser(request: import("@playwright/test").APIRequestC
   return { id: user.id, email, token, displayName };
 }
 
+/** The API's headers for a member: their token, and an Idempotency-Key where the call takes one. */
+export const bearer = (user: { token: string }, key?: string) => ({ Authorization: `Bearer ${user.token}`, ...(key ? { "Idempotency-Key": key } : {}) });
+
+/**
+ * A new seller with 1,600 earned coins, through the API: a buyer buys coins and books 2 × 1,000 coins of the seller's
+ * listing, the seller accepts and starts it, the buyer completes it (less the 20 % fee). Needs the test payments.
+ */
+export async function sellerWithEarnings(request: import("@playwright/test").APIRequestContext, { sellerName, title }: { sellerName: string; title: string }) {
+  const seller = await createUser(request, sellerName);
+  const buyer = await createUser(request, "売上をくれる購入者");
+  expect((await request.post("/api/coins/orders", { data: { packageId: 3 }, headers: bearer(buyer, crypto.randomUUID()) })).status()).toBe(201);
+  const listing = await request.post("/api/listings", { data: { title, gameSlug: "apex-legends", pricePerUnit: 1_000, minutesPerUnit: 30, maxUnits: 2 }, headers: bearer(seller) });
+  const listingId = (await listing.json()).data.listing.id as string;
+  const booked = await request.post(`/api/listings/${listingId}/purchase`, { data: { units: 2, desiredStartTime: Date.now() + 60_000 }, headers: bearer(buyer, crypto.randomUUID()) });
+  const bookingId = (await booked.json()).data.ticket.id as string;
+  for (const [user, action] of [[seller, "accept"], [seller, "start"], [buyer, "complete"]] as const) {
+    expect((await request.post(`/api/tickets/${bookingId}/${action}`, { data: {}, headers: bearer(user) })).status()).toBe(200);
+  }
+  return seller;
+}
+
 /** Signs the page in through the login form. */
 export async function login(page: import("@playwright/test").Page, email: string, redirectTo = "/mypage") {
   await page.goto(`/login?redirectTo=${encodeURIComponent(redirectTo)}`);

@@ -1,29 +1,12 @@
-import type { APIRequestContext, Browser, Page } from "@playwright/test";
-import sharp from "sharp";
-import { createUser, expect, login, test, waitForHydration } from "./fixtures";
+import type { Browser } from "@playwright/test";
+import { expect, login, test, waitForHydration } from "./fixtures";
 import { atDesktop, matrix } from "./matrix";
+import { directRoom, picture, shownPicture } from "./pictures";
 
 /**
  * Pictures in chat (docs/product.md#chat, ADR 069): sent from the room's form without JavaScript and with it, at a
  * phone's width and a desktop's; the other member sees the picture (served by /media to members only).
  */
-
-const picture = (r: number) => sharp({ create: { width: 800, height: 600, channels: 3, background: { r, g: 120, b: 200 } } }).png().toBuffer();
-
-async function pair(request: APIRequestContext) {
-  const me = await createUser(request, "わたし");
-  const friend = await createUser(request, "ともだち");
-  const room = await request.post("/api/chat/rooms", { data: { participantIds: [friend.id], type: "DIRECT", name: null }, headers: { Authorization: `Bearer ${me.token}` } });
-  return { me, friend, roomId: (await room.json()).data.chatRoom.id as string };
-}
-
-/** The picture with this alt text in the room's list, loaded (its bytes came from /media). */
-async function expectShown(page: Page, alt: string) {
-  const image = page.getByRole("list", { name: "メッセージ一覧" }).getByRole("img", { name: alt });
-  await expect(image).toBeVisible();
-  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-  return image;
-}
 
 /** The friend's own browser, with JavaScript, in the room. */
 async function friendInRoom(browser: Browser, email: string, roomId: string, viewport: { width: number; height: number }) {
@@ -47,24 +30,24 @@ for (const viewport of [
       test.use({ javaScriptEnabled: false });
 
       test("a picture and its caption go with the room's plain form; the friend sees it", async ({ page, request, browser }) => {
-        const { me, friend, roomId } = await pair(request);
+        const { me, friend, roomId } = await directRoom(request);
         await login(page, me.email, `/chat/${roomId}`);
         await page.getByLabel("メッセージ", { exact: true }).fill("JSなしのスクショ");
         await page.getByLabel(/画像を添付/).setInputFiles({ name: "shot.png", mimeType: "image/png", buffer: await picture(30) });
         await page.getByRole("button", { name: "送信" }).click();
         await expect(page).toHaveURL(`/chat/${roomId}`);
-        const image = await expectShown(page, "JSなしのスクショ");
+        const image = await shownPicture(page, "JSなしのスクショ");
         await expect(image).toHaveAttribute("srcset", /\/small 480w, .* 800w$/);
         await expect(page.getByRole("list", { name: "メッセージ一覧" })).toContainText("JSなしのスクショ");
 
         const other = await friendInRoom(browser, friend.email, roomId, viewport);
-        await expectShown(other.page, "JSなしのスクショ");
+        await shownPicture(other.page, "JSなしのスクショ");
         await other.close();
       });
     });
 
     test("with JavaScript: picked, previewed, uploaded with a progress bar, and seen live by the friend", async ({ page, request, browser }) => {
-      const { me, friend, roomId } = await pair(request);
+      const { me, friend, roomId } = await directRoom(request);
       const other = await friendInRoom(browser, friend.email, roomId, viewport);
       await login(page, me.email, `/chat/${roomId}`);
       await waitForHydration(page);
@@ -86,14 +69,14 @@ for (const viewport of [
       await expect(page.getByTestId("chosen-picture")).toHaveCount(0);
       release();
 
-      await expectShown(page, "JSありのスクショ");
+      await shownPicture(page, "JSありのスクショ");
       await expect(pending).toHaveCount(0);
-      await expectShown(other.page, "JSありのスクショ");
+      await shownPicture(other.page, "JSありのスクショ");
       await other.close();
     });
 
     test("with JavaScript: a pasted picture is chosen, and an upload cancelled stores nothing", async ({ page, request }) => {
-      const { me, roomId } = await pair(request);
+      const { me, roomId } = await directRoom(request);
       await login(page, me.email, `/chat/${roomId}`);
       await waitForHydration(page);
       const bytes = [...(await picture(150))];

@@ -1,7 +1,8 @@
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 import sharp from "sharp";
-import { axeViolations, createUser, expect, login, test, waitForHydration } from "./fixtures";
+import { axeViolations, bearer, createUser, expect, login, test, waitForHydration } from "./fixtures";
 import { atDesktop, matrix } from "./matrix";
+import { directRoom, picture, shownPicture } from "./pictures";
 
 /**
  * Pictures in the room (ADR 070): the friend hears of one live (the popup says 「画像を送信しました：…」), the
@@ -12,31 +13,15 @@ import { atDesktop, matrix } from "./matrix";
  */
 
 type Member = Awaited<ReturnType<typeof createUser>>;
-const auth = (member: Member) => ({ Authorization: `Bearer ${member.token}` });
-const picture = (r: number) => sharp({ create: { width: 800, height: 600, channels: 3, background: { r, g: 120, b: 200 } } }).png().toBuffer();
-
-async function pair(request: APIRequestContext) {
-  const me = await createUser(request, "わたし");
-  const friend = await createUser(request, "ともだち");
-  const room = await request.post("/api/chat/rooms", { data: { participantIds: [friend.id], type: "DIRECT", name: null }, headers: auth(me) });
-  return { me, friend, roomId: (await room.json()).data.chatRoom.id as string };
-}
 
 /** `me` sends a picture with this caption through the API (upload, then the message). */
 async function sendPicture(request: APIRequestContext, me: Member, roomId: string, caption: string) {
-  const upload = await request.post("/api/uploads", { multipart: { type: "chat", file: { name: "shot.png", mimeType: "image/png", buffer: await picture(60) } }, headers: auth(me) });
+  const upload = await request.post("/api/uploads", { multipart: { type: "chat", file: { name: "shot.png", mimeType: "image/png", buffer: await picture(60) } }, headers: bearer(me) });
   expect(upload.status()).toBe(201);
   const { id } = (await upload.json()).data;
-  const sent = await request.post("/api/chat/messages", { data: { roomId, messageType: "IMAGE", content: id, metadata: { caption } }, headers: auth(me) });
+  const sent = await request.post("/api/chat/messages", { data: { roomId, messageType: "IMAGE", content: id, metadata: { caption } }, headers: bearer(me) });
   expect(sent.status()).toBe(201);
   return id as string;
-}
-
-async function shownThumbnail(page: Page, caption: string) {
-  const image = page.getByRole("list", { name: "メッセージ一覧" }).getByRole("img", { name: caption });
-  await expect(image).toBeVisible();
-  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-  return image;
 }
 
 for (const viewport of [
@@ -50,10 +35,10 @@ for (const viewport of [
       test.use({ javaScriptEnabled: false });
 
       test("the thumbnail has its size and placeholder colour and links to the full picture; axe passes", async ({ page, request }) => {
-        const { me, friend, roomId } = await pair(request);
+        const { me, friend, roomId } = await directRoom(request);
         const uploadId = await sendPicture(request, me, roomId, "JSなしで見る");
         await login(page, friend.email, `/chat/${roomId}`);
-        const image = await shownThumbnail(page, "JSなしで見る");
+        const image = await shownPicture(page, "JSなしで見る");
         await expect(image).toHaveAttribute("width", "288");
         await expect(image).toHaveAttribute("height", "216");
         await expect(page.getByTestId("chat-picture-placeholder").locator("rect")).toHaveAttribute("fill", /^#[0-9a-f]{6}$/);
@@ -67,7 +52,7 @@ for (const viewport of [
     });
 
     test("with JavaScript: the friend's popup says 「画像を送信しました」; the viewer opens, closes with Esc, the back button and its button, focus back; axe passes", async ({ page, request }) => {
-      const { me, friend, roomId } = await pair(request);
+      const { me, friend, roomId } = await directRoom(request);
       await login(page, friend.email, "/feed");
       await waitForHydration(page);
       await expect(page.locator("[data-realtime-state]")).toHaveAttribute("data-realtime-state", "connected");
@@ -76,7 +61,7 @@ for (const viewport of [
 
       await page.goto(`/chat/${roomId}`);
       await waitForHydration(page);
-      const thumbnail = await shownThumbnail(page, "見てこれ");
+      const thumbnail = await shownPicture(page, "見てこれ");
       expect(await axeViolations(page)).toEqual([]);
       const link = page.getByTestId("chat-picture");
       const viewer = page.getByTestId("picture-viewer");
@@ -101,7 +86,7 @@ for (const viewport of [
       await expect(viewer).toHaveCount(0);
       await expect(page).toHaveURL(`/chat/${roomId}`);
       await expect(link).toBeFocused();
-      await shownThumbnail(page, "見てこれ");
+      await shownPicture(page, "見てこれ");
 
       // Its close button.
       await link.click();
@@ -112,7 +97,7 @@ for (const viewport of [
     });
 
     test("with JavaScript on a slow connection: the upload's progress bar moves, and cancel stops it and stores nothing", async ({ page, request }) => {
-      const { me, roomId } = await pair(request);
+      const { me, roomId } = await directRoom(request);
       await login(page, me.email, `/chat/${roomId}`);
       await waitForHydration(page);
       // About 500 kB of noise (PNG cannot shrink it), sent at 64 kB/s: several seconds of progress.
@@ -144,7 +129,7 @@ for (const viewport of [
       await page.getByTestId("pending-picture").getByRole("button", { name: "キャンセル" }).click();
       await expect(page.getByTestId("pending-picture")).toHaveCount(0);
       await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-      const stored = await request.get(`/api/chat/messages?roomId=${roomId}`, { headers: auth(me) });
+      const stored = await request.get(`/api/chat/messages?roomId=${roomId}`, { headers: bearer(me) });
       expect((await stored.json()).data.messages).toEqual([]);
     });
   });

@@ -1,33 +1,14 @@
 import type { APIRequestContext } from "@playwright/test";
-import { createUser, expect, local, login, NEEDS, test, waitForHydration } from "./fixtures";
+import { expect, local, login, NEEDS, sellerWithEarnings, test, waitForHydration } from "./fixtures";
 
-type User = Awaited<ReturnType<typeof createUser>>;
-const auth = (user: User, key?: string) => ({ Authorization: `Bearer ${user.token}`, ...(key ? { "Idempotency-Key": key } : {}) });
-
-/** A seller with 1,600 earned coins: a completed booking of 2 × 1,000 coins, less the 20 % fee, through the API. */
-async function sellerWithEarnings(request: APIRequestContext) {
-  const seller = await createUser(request, "振込申請する販売者");
-  const buyer = await createUser(request, "売上をくれる購入者");
-  expect((await request.post("/api/coins/orders", { data: { packageId: 3 }, headers: auth(buyer, crypto.randomUUID()) })).status()).toBe(201);
-  const listing = await request.post("/api/listings", {
-    data: { title: "振込申請のテスト用チケット", gameSlug: "apex-legends", pricePerUnit: 1_000, minutesPerUnit: 30, maxUnits: 2 },
-    headers: auth(seller),
-  });
-  const listingId = (await listing.json()).data.listing.id as string;
-  const booked = await request.post(`/api/listings/${listingId}/purchase`, { data: { units: 2, desiredStartTime: Date.now() + 60_000 }, headers: auth(buyer, crypto.randomUUID()) });
-  const bookingId = (await booked.json()).data.ticket.id as string;
-  for (const [user, action] of [[seller, "accept"], [seller, "start"], [buyer, "complete"]] as const) {
-    expect((await request.post(`/api/tickets/${bookingId}/${action}`, { data: {}, headers: auth(user) })).status()).toBe(200);
-  }
-  return seller;
-}
+const sellerWithEarningsToPay = (request: APIRequestContext) => sellerWithEarnings(request, { sellerName: "振込申請する販売者", title: "振込申請のテスト用チケット" });
 
 test.describe("with JavaScript disabled", local(NEEDS.testPayments, NEEDS.demoData), () => {
   test.use({ javaScriptEnabled: false });
 
   test("a seller requests a payout through the form and its confirmation, and sees it in the history, masked", async ({ page, request }) => {
     test.slow();
-    const seller = await sellerWithEarnings(request);
+    const seller = await sellerWithEarningsToPay(request);
     await login(page, seller.email, "/mypage");
     await page.getByRole("link", { name: /売上の振込申請/ }).click();
     await expect(page).toHaveURL(/\/settings\/store\/transfer\?key=/);
@@ -66,7 +47,7 @@ test.describe("with JavaScript disabled", local(NEEDS.testPayments, NEEDS.demoDa
 
 test("with JavaScript: the form checks fields as they are left, goes back from the confirmation with what was entered, and requests once", local(NEEDS.testPayments, NEEDS.demoData), async ({ page, request }) => {
   test.slow();
-  const seller = await sellerWithEarnings(request);
+  const seller = await sellerWithEarningsToPay(request);
   await login(page, seller.email, "/mypage");
   await page.getByRole("link", { name: /売上の振込申請/ }).click();
   await expect(page).toHaveURL(/\/settings\/store\/transfer\?key=/);

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import { signInContext } from "../support/first-load.mjs";
-import { createUser, E2E_PASSWORD, local, NEEDS } from "./fixtures";
+import { bearer, createUser, E2E_PASSWORD, local, NEEDS } from "./fixtures";
 import { matrix } from "./matrix";
 import { bar, BAR, checkBar, chunks, menu, menuButton } from "./page-checks";
 import { fillPath, makeScene, SCREEN_PAGES, test } from "./scenes";
@@ -280,15 +280,14 @@ test.describe("with JavaScript", () => {
 async function completedBooking(request: APIRequestContext) {
   const seller = await createUser(request, "大きなボタンの販売者");
   const buyer = await createUser(request, "大きなボタンの購入者");
-  const auth = (user: { token: string }, key?: string) => ({ Authorization: `Bearer ${user.token}`, ...(key ? { "Idempotency-Key": key } : {}) });
-  expect((await request.post("/api/coins/orders", { data: { packageId: 2 }, headers: auth(buyer, crypto.randomUUID()) })).status()).toBe(201);
-  const listing = await request.post("/api/listings", { data: { title: "大きなボタンの確認", gameSlug: "apex-legends", pricePerUnit: 300, minutesPerUnit: 30, maxUnits: 2 }, headers: auth(seller) });
+  expect((await request.post("/api/coins/orders", { data: { packageId: 2 }, headers: bearer(buyer, crypto.randomUUID()) })).status()).toBe(201);
+  const listing = await request.post("/api/listings", { data: { title: "大きなボタンの確認", gameSlug: "apex-legends", pricePerUnit: 300, minutesPerUnit: 30, maxUnits: 2 }, headers: bearer(seller) });
   const listingId = (await listing.json()).data.listing.id as string;
-  const booked = await request.post(`/api/listings/${listingId}/purchase`, { data: { units: 1, desiredStartTime: Date.now() + 60_000 }, headers: auth(buyer, crypto.randomUUID()) });
+  const booked = await request.post(`/api/listings/${listingId}/purchase`, { data: { units: 1, desiredStartTime: Date.now() + 60_000 }, headers: bearer(buyer, crypto.randomUUID()) });
   const bookingId = (await booked.json()).data.ticket.id as string;
   for (const [user, action] of [[seller, "accept"], [seller, "start"], [buyer, "complete"]] as const) {
-    expect((await request.post(`/api/tickets/${bookingId}/${action}`, { data: {}, headers: auth(user) })).status()).toBe(200);
+    expect((await request.post(`/api/tickets/${bookingId}/${action}`, { data: {}, headers: bearer(user) })).status()).toBe(200);
   }
-  const room = await request.post("/api/chat/rooms", { data: { participantIds: [seller.id], type: "DIRECT", name: null }, headers: auth(buyer) });
+  const room = await request.post("/api/chat/rooms", { data: { participantIds: [seller.id], type: "DIRECT", name: null }, headers: bearer(buyer) });
   return { buyer, bookingId, roomId: (await room.json()).data.chatRoom.id as string };
 }

@@ -1,23 +1,22 @@
 import type { APIRequestContext } from "@playwright/test";
-import { axeViolations, createUser, expect, local, login, NEEDS, test, waitForHydration } from "./fixtures";
+import { axeViolations, bearer, createUser, expect, local, login, NEEDS, test, waitForHydration } from "./fixtures";
 
 type User = Awaited<ReturnType<typeof createUser>>;
-const auth = (user: User, key?: string) => ({ Authorization: `Bearer ${user.token}`, ...(key ? { "Idempotency-Key": key } : {}) });
 
 /** A completed booking between a seller and a buyer (with 1,000 coins, 300 of them spent on it), through the API. */
 async function completedBooking(request: APIRequestContext, title: string) {
   const seller = await createUser(request, "レビューされる販売者");
   const buyer = await createUser(request, "レビューする購入者");
-  expect((await request.post("/api/coins/orders", { data: { packageId: 2 }, headers: auth(buyer, crypto.randomUUID()) })).status()).toBe(201);
+  expect((await request.post("/api/coins/orders", { data: { packageId: 2 }, headers: bearer(buyer, crypto.randomUUID()) })).status()).toBe(201);
   const listing = await request.post("/api/listings", {
     data: { title, gameSlug: "apex-legends", pricePerUnit: 300, minutesPerUnit: 30, maxUnits: 2 },
-    headers: auth(seller),
+    headers: bearer(seller),
   });
   const listingId = (await listing.json()).data.listing.id as string;
-  const booked = await request.post(`/api/listings/${listingId}/purchase`, { data: { units: 1, desiredStartTime: Date.now() + 60_000 }, headers: auth(buyer, crypto.randomUUID()) });
+  const booked = await request.post(`/api/listings/${listingId}/purchase`, { data: { units: 1, desiredStartTime: Date.now() + 60_000 }, headers: bearer(buyer, crypto.randomUUID()) });
   const bookingId = (await booked.json()).data.ticket.id as string;
   for (const [user, action] of [[seller, "accept"], [seller, "start"], [buyer, "complete"]] as const) {
-    expect((await request.post(`/api/tickets/${bookingId}/${action}`, { data: {}, headers: auth(user) })).status()).toBe(200);
+    expect((await request.post(`/api/tickets/${bookingId}/${action}`, { data: {}, headers: bearer(user) })).status()).toBe(200);
   }
   return { seller, buyer, listingId, bookingId };
 }

@@ -2,7 +2,7 @@
 // phone-nav.spec.ts): made once per worker through the API, like a person would have it.
 import { expect, type APIRequestContext } from "@playwright/test";
 import { findPublicIds, firstLoadPages, type DemoIds } from "../support/first-load.mjs";
-import { createUser, E2E_PASSWORD } from "./fixtures";
+import { bearer, createUser, E2E_PASSWORD } from "./fixtures";
 import { test as base } from "./target";
 
 /** The pages of docs/product.md#screens (test/support/first-load.mjs) with each id as its `{name}`, so tests are named before the ids exist. */
@@ -52,23 +52,22 @@ export async function makeScene(
 ): Promise<Scene> {
   const seller = await createUser(request, sellerName);
   const member = await createUser(request, memberName);
-  const auth = (user: { token: string }, key?: string) => ({ Authorization: `Bearer ${user.token}`, ...(key ? { "Idempotency-Key": key } : {}) });
 
   const listing = await request.post("/api/listings", {
     data: { title, gameSlug: "valorant", description: "ボイスチャットあり", pricePerUnit: 300, minutesPerUnit: 60, maxUnits: 2 },
-    headers: auth(seller),
+    headers: bearer(seller),
   });
   expect(listing.status()).toBe(201);
   const listingId = (await listing.json()).data.listing.id as string;
-  expect((await request.post("/api/coins/orders", { data: { packageId: 2 }, headers: auth(member, crypto.randomUUID()) })).status()).toBe(201);
-  const booked = await request.post(`/api/listings/${listingId}/purchase`, { data: { units: 1, desiredStartTime: Date.now() + 86_400_000 }, headers: auth(member, crypto.randomUUID()) });
+  expect((await request.post("/api/coins/orders", { data: { packageId: 2 }, headers: bearer(member, crypto.randomUUID()) })).status()).toBe(201);
+  const booked = await request.post(`/api/listings/${listingId}/purchase`, { data: { units: 1, desiredStartTime: Date.now() + 86_400_000 }, headers: bearer(member, crypto.randomUUID()) });
   expect(booked.status()).toBe(201);
 
-  const room = await request.post("/api/chat/rooms", { data: { participantIds: [seller.id], type: "DIRECT", name: null }, headers: auth(member) });
+  const room = await request.post("/api/chat/rooms", { data: { participantIds: [seller.id], type: "DIRECT", name: null }, headers: bearer(member) });
   expect(room.ok()).toBe(true);
   const roomId = (await room.json()).data.chatRoom.id as string;
   for (const [author, content] of messages) {
-    const sent = await request.post("/api/chat/messages", { data: { roomId, content, messageType: "TEXT", metadata: null }, headers: auth(author === "seller" ? seller : member) });
+    const sent = await request.post("/api/chat/messages", { data: { roomId, content, messageType: "TEXT", metadata: null }, headers: bearer(author === "seller" ? seller : member) });
     expect(sent.ok()).toBe(true);
   }
 

@@ -1,4 +1,4 @@
-import { createUser, expect, local, login, NEEDS, test, waitForHydration } from "./fixtures";
+import { bearer, createUser, expect, local, login, NEEDS, test, waitForHydration } from "./fixtures";
 
 /** Subscribing from a profile opens a subscriber-only post. */
 
@@ -6,10 +6,9 @@ test("a fan sees a locked post, subscribes from the profile after a confirmation
   test.slow();
   const creator = await createUser(request, "限定投稿のクリエイター");
   const fan = await createUser(request, "サブスクするファン");
-  const auth = (user: { token: string }, key?: string) => ({ Authorization: `Bearer ${user.token}`, ...(key ? { "Idempotency-Key": key } : {}) });
-  expect((await request.put("/api/store/subscription-plan", { data: { monthlyPrice: 300, description: "毎週の立ち回り解説" }, headers: auth(creator) })).status()).toBe(200);
-  expect((await request.post("/api/posts/create", { data: { content: "サブスク限定：今週の立ち回り", imageUrl: null, isPublic: false }, headers: auth(creator) })).status()).toBe(201);
-  expect((await request.post("/api/coins/orders", { data: { packageId: 2 }, headers: auth(fan, crypto.randomUUID()) })).status()).toBe(201);
+  expect((await request.put("/api/store/subscription-plan", { data: { monthlyPrice: 300, description: "毎週の立ち回り解説" }, headers: bearer(creator) })).status()).toBe(200);
+  expect((await request.post("/api/posts/create", { data: { content: "サブスク限定：今週の立ち回り", imageUrl: null, isPublic: false }, headers: bearer(creator) })).status()).toBe(201);
+  expect((await request.post("/api/coins/orders", { data: { packageId: 2 }, headers: bearer(fan, crypto.randomUUID()) })).status()).toBe(201);
 
   await login(page, fan.email, `/u/${creator.id}/posts`);
   await waitForHydration(page);

@@ -1,8 +1,7 @@
-import { Secret, TOTP } from "otpauth";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signAnonKey } from "../../app/infra/auth/jwt";
+import { describe, expect, it } from "vitest";
 import { formBrowser, PASSWORD, uniqueEmail } from "../support/auth";
-import { startTestServer, type TestServer } from "../support/server";
+import { hostedSupabaseServers } from "../support/hosted";
+import { totpCode } from "../support/totp";
 
 /**
  * The desk's guard with hosted Supabase (ADR 071): an app server whose SUPABASE_URL is another server's embedded auth,
@@ -10,35 +9,23 @@ import { startTestServer, type TestServer } from "../support/server";
  * request: granted there, the desk opens; taken away there, it is the 404 at once, whatever the token says.
  */
 
-let auth: TestServer;
-let app: TestServer;
-beforeAll(async () => {
-  auth = await startTestServer({ seed: false });
-  const secret = auth.config.SUPABASE_JWT_SECRET!;
-  app = await startTestServer({ seed: false, env: { SUPABASE_URL: auth.url, SUPABASE_ANON_KEY: await signAnonKey(secret), SUPABASE_JWT_SECRET: secret } });
-});
-afterAll(async () => {
-  await app?.close();
-  await auth?.close();
-});
-
-const codeOf = (secret: string) => TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30, timestamp: Date.now() });
+const servers = hostedSupabaseServers();
 
 /** A member of the hosted app with an authenticator app enrolled (the session at aal2), and their GoTrue user's id. */
 async function hostedMember(name: string) {
   const email = uniqueEmail("desk-hosted");
-  const browser = formBrowser(app);
+  const browser = formBrowser(servers.app);
   expect((await browser.post("/signup", { email, password: PASSWORD })).status).toBe(302);
   expect((await browser.post("/mypage/gamer-edit", { displayName: name })).status).toBe(302);
   const enrolled = await (await browser.post("/settings/security", { intent: "enroll", friendlyName: "Pixel" })).text();
   const secret = /data-secret="([A-Z2-7]+)"/.exec(enrolled)![1]!;
   const factorId = /name="factorId" value="([0-9a-f-]{36})"/.exec(enrolled)![1]!;
-  expect((await browser.post("/settings/security", { intent: "confirm", factorId, secret, friendlyName: "Pixel", code: codeOf(secret) })).status).toBe(200);
-  const { id } = await auth.database.db.selectFrom("auth_users").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+  expect((await browser.post("/settings/security", { intent: "confirm", factorId, secret, friendlyName: "Pixel", code: totpCode(secret) })).status).toBe(200);
+  const { id } = await servers.auth.database.db.selectFrom("auth_users").select("id").where("email", "=", email).executeTakeFirstOrThrow();
   return { ...browser, id };
 }
 const setRoles = (userId: string, roles: string[] | null) =>
-  auth.database.db
+  servers.auth.database.db
     .updateTable("auth_users")
     .set({ app_metadata: JSON.stringify(roles ? { provider: "email", roles } : { provider: "email" }) })
     .where("id", "=", userId)

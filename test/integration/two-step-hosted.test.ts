@@ -1,8 +1,7 @@
-import { Secret, TOTP } from "otpauth";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signAnonKey } from "../../app/infra/auth/jwt";
+import { describe, expect, it } from "vitest";
 import { formBrowser, PASSWORD, uniqueEmail } from "../support/auth";
-import { startTestServer, type TestServer } from "../support/server";
+import { hostedSupabaseServers } from "../support/hosted";
+import { totpCode } from "../support/totp";
 
 /**
  * 二段階認証 with hosted Supabase (ADR 064): one app server configured with SUPABASE_URL pointing at another, whose
@@ -11,25 +10,13 @@ import { startTestServer, type TestServer } from "../support/server";
  * same pages, the same supabase-js calls, over the network.
  */
 
-let auth: TestServer;
-let app: TestServer;
-beforeAll(async () => {
-  auth = await startTestServer({ seed: false });
-  const secret = auth.config.SUPABASE_JWT_SECRET!;
-  app = await startTestServer({ seed: false, env: { SUPABASE_URL: auth.url, SUPABASE_ANON_KEY: await signAnonKey(secret), SUPABASE_JWT_SECRET: secret } });
-});
-afterAll(async () => {
-  await app?.close();
-  await auth?.close();
-});
+const servers = hostedSupabaseServers();
 
-const codeOf = (secret: string, steps = 0) => TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30, timestamp: Date.now() + steps * 30_000 });
-
-const browser = () => formBrowser(app);
+const browser = () => formBrowser(servers.app);
 
 describe("二段階認証 against a hosted auth server", () => {
   it("enrols, then a sign-in owes the code until it is given; the level comes from the verified token", async () => {
-    expect(app.config.SUPABASE_URL).toBe(auth.url);
+    expect(servers.app.config.SUPABASE_URL).toBe(servers.auth.url);
     const email = uniqueEmail("hosted");
     const first = browser();
     expect((await first.post("/signup", { email, password: PASSWORD })).status).toBe(302);
@@ -38,10 +25,10 @@ describe("二段階認証 against a hosted auth server", () => {
     const secret = /data-secret="([A-Z2-7]+)"/.exec(enrolled)![1]!;
     const factorId = /name="factorId" value="([0-9a-f-]{36})"/.exec(enrolled)![1]!;
     // The factor lives on the auth server, not in the app's database.
-    expect(await auth.database.db.selectFrom("auth_mfa_factors").select("id").where("id", "=", factorId).execute()).toHaveLength(1);
-    const confirmed = await first.post("/settings/security", { intent: "confirm", factorId, secret, friendlyName: "Pixel", code: codeOf(secret) });
+    expect(await servers.auth.database.db.selectFrom("auth_mfa_factors").select("id").where("id", "=", factorId).execute()).toHaveLength(1);
+    const confirmed = await first.post("/settings/security", { intent: "confirm", factorId, secret, friendlyName: "Pixel", code: totpCode(secret) });
     expect([...(await confirmed.text()).matchAll(/<li>([a-z2-7]{5}-[a-z2-7]{5})<\/li>/g)]).toHaveLength(10);
-    const user = await app.database.db.selectFrom("users").select(["id", "second_step_required"]).where("email", "=", email).executeTakeFirstOrThrow();
+    const user = await servers.app.database.db.selectFrom("users").select(["id", "second_step_required"]).where("email", "=", email).executeTakeFirstOrThrow();
     expect(user.second_step_required).toBe(true);
 
     const second = browser();
@@ -49,7 +36,7 @@ describe("二段階認証 against a hosted auth server", () => {
     expect(signedIn.headers.get("location")).toBe("/login/mfa?redirectTo=%2Fmypage");
     expect((await second.page("/mypage")).headers.get("location")).toBe("/login/mfa?redirectTo=%2Fmypage");
     expect((await second.page("/api/coins/balance")).status).toBe(403);
-    const verified = await second.post("/login/mfa", { intent: "code", code: codeOf(secret, 1), redirectTo: "/mypage" });
+    const verified = await second.post("/login/mfa", { intent: "code", code: totpCode(secret, 1), redirectTo: "/mypage" });
     expect(verified.headers.get("location")).toBe("/mypage");
     expect((await second.page("/mypage")).status).toBe(200);
     expect((await second.page("/api/coins/balance")).status).toBe(200);

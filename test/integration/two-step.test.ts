@@ -1,7 +1,7 @@
-import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBrowserMember, formBrowser, PASSWORD } from "../support/auth";
 import { startTestServer, type TestServer } from "../support/server";
+import { totpCode } from "../support/totp";
 import { runTwoStepCommand } from "../../server/two-step-command";
 
 /**
@@ -20,7 +20,6 @@ afterAll(async () => {
 });
 
 const sameOrigin = () => ({ "Content-Type": "application/x-www-form-urlencoded", Origin: app.url, "Sec-Fetch-Site": "same-origin" });
-const codeOf = (secret: string, steps = 0) => TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30, timestamp: Date.now() + steps * 30_000 });
 const attribute = (html: string, pattern: RegExp) => pattern.exec(html)?.[1] ?? null;
 
 const browser = () => formBrowser(app);
@@ -37,12 +36,12 @@ async function memberWithApp() {
   const factorId = attribute(html, /name="factorId" value="([0-9a-f-]{36})"/)!;
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
   // A mistyped code: refused on its field, and the same key shown again.
-  const wrong = await post({ intent: "confirm", factorId, secret, friendlyName: "iPhone", code: codeOf(secret) === "000000" ? "111111" : "000000" });
+  const wrong = await post({ intent: "confirm", factorId, secret, friendlyName: "iPhone", code: totpCode(secret) === "000000" ? "111111" : "000000" });
   expect(wrong.status).toBe(400);
   const wrongHtml = await wrong.text();
   expect(wrongHtml).toContain("確認コードが正しくありません");
   expect(attribute(wrongHtml, /data-secret="([A-Z2-7]+)"/)).toBe(secret);
-  const confirmed = await post({ intent: "confirm", factorId, secret, friendlyName: "iPhone", code: codeOf(secret) });
+  const confirmed = await post({ intent: "confirm", factorId, secret, friendlyName: "iPhone", code: totpCode(secret) });
   expect(confirmed.status).toBe(200);
   const codes = [...(await confirmed.text()).matchAll(/<li>([a-z2-7]{5}-[a-z2-7]{5})<\/li>/g)].map((match) => match[1]!);
   expect(codes).toHaveLength(10);
@@ -98,11 +97,11 @@ describe("二段階認証 without JavaScript", () => {
     expect(codeHtml).toMatch(/autocomplete="one-time-code"/i);
     expect(codeHtml).toMatch(/inputmode="numeric"/i);
 
-    const wrong = await visitor.post("/login/mfa", { intent: "code", code: codeOf(member.secret) === "123456" ? "654321" : "123456", redirectTo: "/settings/store/transfer" });
+    const wrong = await visitor.post("/login/mfa", { intent: "code", code: totpCode(member.secret) === "123456" ? "654321" : "123456", redirectTo: "/settings/store/transfer" });
     expect(wrong.status).toBe(400);
     expect(await wrong.text()).toContain("確認コードが正しくありません");
     // The step of the code the enrolment used is spent: the next one (the app shows it within 30 s) is accepted.
-    const right = await visitor.post("/login/mfa", { intent: "code", code: codeOf(member.secret, 1), redirectTo: "/settings/store/transfer" });
+    const right = await visitor.post("/login/mfa", { intent: "code", code: totpCode(member.secret, 1), redirectTo: "/settings/store/transfer" });
     expect(right.status).toBe(302);
     expect(right.headers.get("location")).toBe("/settings/store/transfer");
     expect((await visitor.page("/mypage")).status).toBe(200);
@@ -143,7 +142,7 @@ describe("二段階認証 without JavaScript", () => {
     const post = (fields: Record<string, string>) => member.page("/settings/security", { method: "POST", headers: sameOrigin(), body: new URLSearchParams(fields) });
     const noCode = await post({ intent: "remove", factorId: member.factorId, code: "12345" });
     expect(noCode.status).toBe(400);
-    const removed = await post({ intent: "remove", factorId: member.factorId, code: codeOf(member.secret, 1) });
+    const removed = await post({ intent: "remove", factorId: member.factorId, code: totpCode(member.secret, 1) });
     expect(removed.status).toBe(200);
     expect(await (await member.page("/settings/security")).text()).toContain("未設定");
     expect((await outbox(member.id)).map((mail) => mail.kind)).toEqual(expect.arrayContaining(["mfa_enrolled", "mfa_removed"]));
@@ -153,7 +152,7 @@ describe("二段階認証 without JavaScript", () => {
   it("another account's factor id is not found, and changes nothing", async () => {
     const owner = await memberWithApp();
     const other = await createBrowserMember(app, "ほかの人");
-    const response = await other.page("/settings/security", { method: "POST", headers: sameOrigin(), body: new URLSearchParams({ intent: "remove", factorId: owner.factorId, code: codeOf(owner.secret, 1) }) });
+    const response = await other.page("/settings/security", { method: "POST", headers: sameOrigin(), body: new URLSearchParams({ intent: "remove", factorId: owner.factorId, code: totpCode(owner.secret, 1) }) });
     expect(response.status).toBe(404);
     expect(await app.database.db.selectFrom("auth_mfa_factors").select("id").where("id", "=", owner.factorId).execute()).toHaveLength(1);
   });

@@ -1,9 +1,9 @@
-import { Secret, TOTP } from "otpauth";
 import type { OperatorRole } from "../../app/lib/constants";
 import { embeddedRoleStore, grantRole } from "../../app/models/operators.server";
 import { createBrowserMember } from "./auth";
 import { TEST_OPERATOR } from "./operators";
 import type { TestServer } from "./server";
+import { totpCode } from "./totp";
 
 /**
  * Operators of the desk (ADR 071) for integration tests: members with a browser session (cookies), roles granted
@@ -12,8 +12,6 @@ import type { TestServer } from "./server";
  */
 
 export const sameOrigin = (app: TestServer) => ({ "Content-Type": "application/x-www-form-urlencoded", Origin: app.url, "Sec-Fetch-Site": "same-origin" });
-export const totpCode = (secret: string, steps = 0) =>
-  TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30, timestamp: Date.now() + steps * 30_000 });
 
 export async function createOperator(app: TestServer, roles: readonly OperatorRole[], { twoStep = true, displayName = "運営さん" } = {}) {
   const member = await createBrowserMember(app, displayName);
