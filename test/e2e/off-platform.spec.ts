@@ -47,6 +47,38 @@ test("with JavaScript: the chat composer warns before sending, やめる keeps t
   await expect(list.getByRole("listitem")).toHaveCount(2);
 });
 
+test("with JavaScript: while the first message waits for the check, a second tap sends nothing and what is typed next stays", async ({ page, request }) => {
+  const { me, roomId } = await roomWithFriend(request, "続けて打つ人");
+  // The check's module (loaded with the first message, not with the room) held back, as on a slow connection.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const requested = page.waitForRequest(/\/assets\/off-platform-[\w-]{8}\.js$/);
+  await page.route(/\/assets\/off-platform-[\w-]{8}\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await login(page, me.email, `/chat/${roomId}`);
+  await waitForHydration(page);
+  const list = page.getByRole("list", { name: "メッセージ一覧" });
+  const composer = page.getByLabel("メッセージ", { exact: true });
+  const send = page.getByRole("button", { name: "送信", exact: true });
+
+  await composer.fill("一通目です");
+  await send.click();
+  await requested;
+  await send.click();
+  await composer.fill("二通目を書いています");
+  release();
+  await expect(list.getByRole("listitem").filter({ hasText: "一通目です" })).toHaveCount(1);
+  await expect(composer).toHaveValue("二通目を書いています");
+  await send.click();
+  await expect(list.getByRole("listitem").filter({ hasText: "二通目を書いています" })).toHaveCount(1);
+  await expect(composer).toHaveValue("");
+  await expect(list.getByText("送信中…")).toHaveCount(0);
+  await page.reload();
+  await expect(list.getByRole("listitem")).toHaveCount(2);
+});
+
 test("with JavaScript: the new post dialog warns before publishing", async ({ page, request }) => {
   const me = await createUser(request, "投稿で警告を見る人");
   await login(page, me.email, "/feed");

@@ -125,7 +125,10 @@ export function useChatRoom(loaded: LoadedRoom) {
   };
 
   const deliver = (form: HTMLFormElement, content: string, offPlatformConfirmed: boolean) => {
-    form.reset();
+    // The composer is emptied of what is sent, but not of anything typed since the tap: the first message waits for
+    // the payment check to load, and on a slow connection the next one may already be under way.
+    const field = form.elements.namedItem("content");
+    if (field instanceof HTMLTextAreaElement && field.value.trim() === content) field.value = "";
     const body: ChatSendBody = { roomId, content, clientId: newClientId(), ...(offPlatformConfirmed ? { offPlatformConfirmed } : {}) };
     // Shown at once as 送信中, replaced by the stored copy when it comes.
     const pending = pendingMessage(body, localId.current--, viewerId, new Date());
