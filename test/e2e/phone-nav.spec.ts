@@ -109,9 +109,11 @@ test.describe("without JavaScript", () => {
     await signInContext(context, baseURL, scene.member);
     const textbox = page.getByRole("textbox", { name: "メッセージ" });
     const send = page.getByRole("button", { name: "送信", exact: true });
+    // The scene's room is the other flows' too: this run's own words, so a message of theirs cannot stand for one of these.
+    const run = crypto.randomUUID().slice(0, 8);
     for (const [content, blur] of [
-      ["入力中に送信をタップ", false],
-      ["入力欄の外から送信をタップ", true],
+      [`入力中に送信をタップ ${run}`, false],
+      [`入力欄の外から送信をタップ ${run}`, true],
     ] as const) {
       await open(page, `/chat/${scene.ids.roomId}`, false);
       await textbox.fill(content);
@@ -179,17 +181,19 @@ test.describe("with JavaScript", () => {
 
     // 送信 tapped while typing, and again after the keyboard went away: the bar neither steps back nor aside under the
     // finger (a focus moving to the button between its down and up moved the button, and the tap was lost).
+    // The scene's room is the other flows' too: this run's own words, so a message of theirs cannot stand for one of these.
+    const run = crypto.randomUUID().slice(0, 8);
     const messages = page.getByRole("list", { name: "メッセージ一覧" });
     const send = page.getByRole("button", { name: "送信", exact: true });
-    await textbox.fill("入力中に送信をタップ");
+    await textbox.fill(`入力中に送信をタップ ${run}`);
     await send.tap();
-    await expect(messages).toContainText("入力中に送信をタップ");
+    await expect(messages).toContainText(`入力中に送信をタップ ${run}`);
     await expect(textbox, "the keyboard stays up after sending").toBeFocused();
-    await textbox.fill("キーボードを閉じてから送信");
+    await textbox.fill(`キーボードを閉じてから送信 ${run}`);
     await textbox.blur();
     await expect(bar(page)).toBeVisible();
     await send.tap();
-    await expect(messages).toContainText("キーボードを閉じてから送信");
+    await expect(messages).toContainText(`キーボードを閉じてから送信 ${run}`);
     await expect(bar(page), "the bar stayed").toBeVisible();
   });
 
