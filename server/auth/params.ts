@@ -33,14 +33,20 @@ export const passwordInputParam = textParam.refine(
   refusal(400, ErrorCode.ValidationFailed, messages.validation.maxLength(PASSWORD_INPUT_MAX)),
 );
 
-/** A password to be set: PASSWORD_MIN_LENGTH to PASSWORD_MAX_LENGTH characters, or a 422 with `code`. */
+/**
+ * A password to be set: PASSWORD_MIN_LENGTH to PASSWORD_MAX_LENGTH characters, or a 422 with `code`. Any character one
+ * can type, but no control character and no lone surrogate: a hash cannot keep those as sent (a lone half is U+FFFD
+ * in UTF-8, so two different passwords would be one; NUL ends a password in bcrypt's C implementations), and nobody
+ * could type them again to sign in.
+ */
 export const newPasswordParam = (code: ErrorCode) =>
   z
     .string()
     .refine(
       (password) => password.length >= PASSWORD_MIN_LENGTH && password.length <= PASSWORD_MAX_LENGTH,
       refusal(422, code, messages.auth.passwordTooShort(PASSWORD_MIN_LENGTH)),
-    );
+    )
+    .refine((password) => isStorableText(password), refusal(422, code, messages.validation.invalidCharacters));
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 

@@ -145,6 +145,22 @@ describe("no silent no-ops in the auth API", () => {
     expect(data.user?.user_metadata).toEqual({ games: ["valorant"], region: "jp" });
   });
 
+  it("refuses a new password with a control character or a lone surrogate, at sign-up and on change, in Japanese", async () => {
+    const supabase = await supabaseFor(app);
+    for (const password of [`${PASSWORD}\u0000`, `${PASSWORD}\ud800`, `\udfff${PASSWORD}`, `${PASSWORD}\u0007`]) {
+      const refused = await supabase.auth.signUp({ email: uniqueEmail(), password });
+      expect(refused.error?.status, JSON.stringify(password)).toBe(422);
+      expect(refused.error?.message).toBe("使用できない文字が含まれています");
+    }
+    const { supabase: signedIn, email } = await signUp(app);
+    const change = await signedIn.auth.updateUser({ password: `${PASSWORD}\u0000x`, current_password: PASSWORD });
+    expect(change.error?.status).toBe(422);
+    expect(change.error?.message).toBe("使用できない文字が含まれています");
+    // The old password still signs in; any character one can type is welcome.
+    expect((await (await supabaseFor(app)).auth.signInWithPassword({ email, password: PASSWORD })).error).toBeNull();
+    expect((await signedIn.auth.updateUser({ password: "パスワード🎮 correct horse", current_password: PASSWORD })).error).toBeNull();
+  });
+
   it("refuses metadata over the size limit, or not an object, and keeps what was stored", async () => {
     const { supabase } = await signUp(app);
     await supabase.auth.updateUser({ data: { keep: 1 } });
