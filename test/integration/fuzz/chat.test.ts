@@ -2,7 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe } from "vitest";
 import { chatRows } from "../../support/fuzz/rows/chat";
-import { noInputAnswers500, unstorableTextIsRefused } from "../../support/fuzz/rules";
+import { noInputAnswers500, TAKES_NO_BODY, unstorableTextIsRefused } from "../../support/fuzz/rules";
 import { useFuzzWorld } from "../../support/fuzz/world";
 
 /**
@@ -15,5 +15,5 @@ const world = useFuzzWorld();
 
 describe("input fuzzing: chat", () => {
   noInputAnswers500(chatRows, world, file);
-  unstorableTextIsRefused(chatRows, world, file);
+  unstorableTextIsRefused(chatRows, world, file, { lenient: { "POST routes/api.chat.rooms.$roomId.mark-read": TAKES_NO_BODY } });
 });

@@ -2,7 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { socialRows } from "../../support/fuzz/rows/social";
-import { noInputAnswers500, unstorableTextIsRefused } from "../../support/fuzz/rules";
+import { noInputAnswers500, TAKES_NO_BODY, unstorableTextIsRefused } from "../../support/fuzz/rules";
 import { tableChecksumsOf, useFuzzWorld } from "../../support/fuzz/world";
 
 /**
@@ -19,6 +19,12 @@ describe("input fuzzing: social", () => {
     lenient: {
       "POST routes/mypage.avatar": "every answer is a redirect back with a toast, a refusal's an error toast",
       "POST routes/_default.unsubscribe": "RFC 8058's one-click: the signed query decides, the body is never read",
+      "DELETE routes/api.posts.$id": TAKES_NO_BODY,
+      "PATCH routes/api.notifications": TAKES_NO_BODY,
+      "POST routes/api.user.online-status": TAKES_NO_BODY,
+      "POST routes/api.users.$id.block": TAKES_NO_BODY,
+      "DELETE routes/api.users.$id.block": TAKES_NO_BODY,
+      "POST routes/_default.notifications": `${TAKES_NO_BODY} (すべて既読にする posts an empty form)`,
     },
   });
 });
