@@ -84,9 +84,8 @@ export function noInputAnswers500(rows: Row[], world: () => Context, file: strin
     it.each(rows.map((row) => [label(row), row] as const))("%s", async (_, row) => {
       const ctx = world();
       const app = serverOf(ctx, row);
-      const checksums = checksumsOf(app);
+      const tables = unchangedSinceRefusal(checksumsOf(app));
       const signedInMostly = fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) });
-      const tables = unchangedSinceRefusal(checksums);
       for (const [index, seed] of seeds().entries()) {
         try {
           await fc.assert(
@@ -177,15 +176,15 @@ function jsonVariants(value: unknown, bad: string): Array<[unknown, "value" | "k
   ];
 }
 
+/** Why a row of a route that takes no body is lenient: whatever body comes is never read, so nothing of it is stored. */
+export const TAKES_NO_BODY = "takes no body: whatever is sent is never read, so nothing of it is stored";
+
 /**
  * Rule: a NUL or a lone surrogate in any string of a request (a JSON field or key at any depth, a form entry, a query
  * value, a path segment) is a 4xx and writes nothing, whatever the route's own schema says: the request readers and
  * the host's URL check refuse it before a route reads it (ADR 054). Requests are generated from the row, signed in.
  * `lenient` names rows that answer every body alike by design (with why): for them, never a 5xx and nothing stored.
  */
-/** Why a row of a route that takes no body is lenient: whatever body comes is never read, so nothing of it is stored. */
-export const TAKES_NO_BODY = "takes no body: whatever is sent is never read, so nothing of it is stored";
-
 export function unstorableTextIsRefused(rows: Row[], world: () => Context, file: string, { lenient = {} }: { lenient?: Record<string, string> } = {}) {
   // The refusal comes before any query, so the engine cannot change it: `npm test`'s second engine's pass (PGlite after
   // PostgreSQL, ADR 059) leaves this rule to the first.
