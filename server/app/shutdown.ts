@@ -7,11 +7,21 @@ import { RealtimeEvent } from "../../app/lib/realtime-events";
 import type { DrainGate } from "./draining";
 
 /**
+ * How long a kept-alive connection may sit idle before the server closes it: longer than its clients wait before
+ * reusing one (a load balancer's pool, AWS's ALB 60 s; an HTTP client's agent keeps it until the server closes it).
+ * With Node's 5 s, a client that reused a connection just as the server closed it got ECONNRESET for a request that
+ * never arrived: a sign-in did so in CI (the e2e page sweep signs in every few seconds over one kept-alive agent).
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+/**
  * Listens on the port. A long accept queue (the kernel caps it at net.core.somaxconn): under a burst, connections wait
  * to be taken in and answered (or refused, server/overload.ts) instead of being dropped, which makes the client resend
- * its SYN after 1, 3, 7 s. Node's default of 511 overflowed in bench:chat at 300 messages/s.
+ * its SYN after 1, 3, 7 s. Node's default of 511 overflowed in bench:chat at 300 messages/s. Idle connections stay
+ * open for KEEP_ALIVE_TIMEOUT_MS; the graceful shutdown closes them at once.
  */
 export function listenOn(httpServer: http.Server, port: number, host?: string): Promise<AddressInfo> {
+  httpServer.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     httpServer.once("error", reject);
     httpServer.listen({ port, host, backlog: 4096 }, () => {

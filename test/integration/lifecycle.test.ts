@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -8,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { SOCKET_MOVE } from "../../app/lib/constants/chat";
 import { moveWhenAsked } from "../../app/lib/realtime-connection";
 import { RealtimeEvent } from "../../app/lib/realtime-events";
+import { KEEP_ALIVE_TIMEOUT_MS } from "../../server/app/shutdown";
 import { createMember } from "../support/auth";
 import { freshGet } from "../support/fresh-request";
 import { startTestServer } from "../support/server";
@@ -122,6 +124,40 @@ describe("graceful shutdown", () => {
     expect(await socketClosed).toBe("transport close");
     expect(await app.database.ping()).toBe(false);
   });
+});
+
+describe("kept-alive connections", () => {
+  it("stay open while idle for longer than Node's 5 s, so a client reusing one is answered on it; the shutdown still closes them at once", async () => {
+    const app = await startTestServer({ seed: false });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ status: number; reused: boolean; socket: net.Socket }>((resolve, reject) => {
+        const request = http.get(`${app.url}/healthz`, { agent }, (response) => {
+          response.resume();
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, reused: request.reusedSocket, socket: request.socket! }));
+        });
+        request.on("error", reject);
+      });
+    let closing: Promise<void> | undefined;
+    try {
+      const first = await get();
+      expect(first).toMatchObject({ status: 200, reused: false });
+      // Past Node's default keepAliveTimeout (5 s): with it, the server had closed the connection by now, and a
+      // client that picked it up just as it closed got ECONNRESET (an e2e sign-in did, in CI).
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      const second = await get();
+      expect(second).toMatchObject({ status: 200, reused: true });
+      expect(second.socket).toBe(first.socket);
+      const socketClosed = new Promise<void>((resolve) => second.socket.once("close", () => resolve()));
+      const started = Date.now();
+      closing = app.close();
+      await Promise.all([closing, socketClosed]);
+      expect(Date.now() - started).toBeLessThan(KEEP_ALIVE_TIMEOUT_MS / 2);
+    } finally {
+      agent.destroy();
+      await (closing ?? app.close());
+    }
+  }, 40_000);
 });
 
 describe("a rolling deploy (ADR 048)", () => {
