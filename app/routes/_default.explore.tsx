@@ -41,10 +41,14 @@ export default function ExplorePage() {
   // Kept here, above the form that remounts with each search, so a choice made in the open panel leaves it open.
   const [filtersOpen, setFiltersOpen] = useState(false);
   // With JavaScript the search goes to the canonical URL (no empty fields) and a changed choice searches at once
-  // (the keyword waits for Enter or the button); without it the form is a plain GET of every field.
+  // (the keyword waits for Enter or the button); without it the form is a plain GET of every field. この条件で検索
+  // pressed while the choice's own search is on its way leaves it be: a second navigation would cancel the first only
+  // to ask again, and a cancelled one can reach the error page for a moment (react-router's abort race, ADR 074).
   const search = (form: HTMLFormElement, replace: boolean) => {
     const query = compactSearchParams(new FormData(form)).toString();
-    navigate(query ? `/explore?${query}` : "/explore", { replace, preventScrollReset: true });
+    const href = query ? `/explore?${query}` : "/explore";
+    if (navigation.state === "loading" && `${navigation.location.pathname}${navigation.location.search}` === href) return;
+    navigate(href, { replace, preventScrollReset: true });
   };
   const onChange = (event: React.FormEvent<HTMLFormElement>) => {
     if ((event.target as HTMLElement).getAttribute("name") !== "q") search(event.currentTarget, true);

@@ -225,3 +225,28 @@ for (const javaScript of [true, false]) {
     });
   });
 }
+
+test.describe("with JavaScript, a search already on its way", local(NEEDS.demoData), () => {
+  test("a choice, then この条件で検索 before its results came: one search, not a second that cancels the first", async ({ page, request }) => {
+    const { word, titles } = await sellerWithTwoListings(request);
+    await open(page, `/explore?q=${word}`, true);
+    // The choice's search is held back a moment, as on a slow connection, so the button is pressed while it is on its way.
+    const searches: string[] = [];
+    page.on("request", (sent) => {
+      if (sent.url().includes("/explore.data?") && new URL(sent.url()).searchParams.get("minutes") === "30") searches.push(sent.url());
+    });
+    await page.route(/\/explore\.data\?/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue();
+    });
+    await openPanelByKeyboard(page);
+    await page.getByLabel("1枠の時間").selectOption({ label: "30分" });
+    await page.getByRole("button", { name: "この条件で検索" }).click();
+
+    const list = results(page, "/explore");
+    await expect(page).toHaveURL((url) => url.searchParams.get("minutes") === "30" && url.searchParams.get("q") === word);
+    await expect(list.getByRole("article")).toHaveCount(1);
+    await expect(list.getByRole("link", { name: titles.second, exact: true })).toBeVisible();
+    expect(searches, "the data of the search asked for").toHaveLength(1);
+  });
+});
