@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import type { z } from "zod";
+import { unstorableField } from "../../app/http/unstorable.server";
+import { messages } from "../../app/lib/messages";
 import { AuthError, ErrorCode } from "./errors";
 
 /**
@@ -17,9 +19,14 @@ export const redirect = (location: string) => new Response(null, { status: 302, 
 /** How the server keeps a secret it handed out (a refresh token, an OAuth state or auth code): only its hash. */
 export const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 
-/** A JSON object body; anything else (not JSON, `null`, an array, a string) reads as an empty one. */
+/**
+ * A JSON object body; anything else (not JSON, `null`, an array, a string) reads as an empty one. A body with text the
+ * database cannot hold anywhere in it (a NUL or a lone surrogate, in a key or a value, under a field the route reads or
+ * not) is a 400, as the app's request readers answer (ADR 054): GoTrue would take it and fail at the query.
+ */
 export async function readBody(request: Request): Promise<Record<string, unknown>> {
   const body: unknown = await request.json().catch(() => null);
+  if (unstorableField(body) !== null) throw new AuthError(400, ErrorCode.ValidationFailed, messages.validation.invalidCharacters);
   return body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 }
 

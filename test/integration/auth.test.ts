@@ -147,18 +147,41 @@ describe("no silent no-ops in the auth API", () => {
 
   it("refuses a new password with a control character or a lone surrogate, at sign-up and on change, in Japanese", async () => {
     const supabase = await supabaseFor(app);
-    for (const password of [`${PASSWORD}\u0000`, `${PASSWORD}\ud800`, `\udfff${PASSWORD}`, `${PASSWORD}\u0007`]) {
+    // Text no column can hold is refused with the body, before any field is read (400); another control character by
+    // the password's own rule (422, weak_password).
+    for (const [password, status] of [
+      [`${PASSWORD}\u0000`, 400],
+      [`${PASSWORD}\ud800`, 400],
+      [`\udfff${PASSWORD}`, 400],
+      [`${PASSWORD}\u0007`, 422],
+    ] as const) {
       const refused = await supabase.auth.signUp({ email: uniqueEmail(), password });
-      expect(refused.error?.status, JSON.stringify(password)).toBe(422);
+      expect(refused.error?.status, JSON.stringify(password)).toBe(status);
       expect(refused.error?.message).toBe("使用できない文字が含まれています");
     }
     const { supabase: signedIn, email } = await signUp(app);
-    const change = await signedIn.auth.updateUser({ password: `${PASSWORD}\u0000x`, current_password: PASSWORD });
-    expect(change.error?.status).toBe(422);
-    expect(change.error?.message).toBe("使用できない文字が含まれています");
+    for (const password of [`${PASSWORD}\u0000x`, `${PASSWORD}\u001bx`]) {
+      const change = await signedIn.auth.updateUser({ password, current_password: PASSWORD });
+      expect(change.error?.status, JSON.stringify(password)).toBe(password.includes("\u0000") ? 400 : 422);
+      expect(change.error?.message).toBe("使用できない文字が含まれています");
+    }
     // The old password still signs in; any character one can type is welcome.
     expect((await (await supabaseFor(app)).auth.signInWithPassword({ email, password: PASSWORD })).error).toBeNull();
     expect((await signedIn.auth.updateUser({ password: "パスワード🎮 correct horse", current_password: PASSWORD })).error).toBeNull();
+  });
+
+  it("refuses a body with a NUL or a lone surrogate anywhere, under a field it reads or not, before writing anything", async () => {
+    const email = uniqueEmail();
+    for (const body of [
+      { email, password: PASSWORD, data: "名前\u0000" },
+      { email, password: PASSWORD, unknown: ["\ud800"] },
+      { email, password: PASSWORD, ["キー\u0000"]: 1 },
+    ]) {
+      const response = await app.request("/auth/v1/signup", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(await response.json()).toEqual({ code: 400, error_code: "validation_failed", msg: "使用できない文字が含まれています" });
+    }
+    expect(await app.database.db.selectFrom("auth_users").select("id").where("email", "=", email).executeTakeFirst()).toBeUndefined();
   });
 
   it("refuses metadata over the size limit, or not an object, and keeps what was stored", async () => {
