@@ -2,7 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe } from "vitest";
 import { accountsRows } from "../../support/fuzz/rows/accounts";
-import { noInputAnswers500, unstorableTextIsRefused } from "../../support/fuzz/rules";
+import { noInputAnswers500, TAKES_NO_BODY, unstorableTextIsRefused } from "../../support/fuzz/rules";
 import { useFuzzWorld } from "../../support/fuzz/world";
 
 /**
@@ -16,6 +16,6 @@ const world = useFuzzWorld();
 describe("input fuzzing: accounts", () => {
   noInputAnswers500(accountsRows, world, file);
   unstorableTextIsRefused(accountsRows, world, file, {
-    lenient: { "POST routes/logout": "signing out always works: a body with NUL reads as an empty one (app/routes/logout.tsx)" },
+    lenient: { "POST routes/logout": "signing out always works: a body with NUL reads as an empty one (app/routes/logout.tsx)", "POST auth:POST /logout": TAKES_NO_BODY },
   });
 });

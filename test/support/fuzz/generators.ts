@@ -222,6 +222,8 @@ export interface Row {
   examples?: (ctx: Context) => Sent[];
   /** The server this row runs against (the Stripe webhook needs one with Stripe configured). */
   server?: "stripe";
+  /** Which of a route's rows this is, when it has more than one (its label: a failure names it, a rule may be lenient to it). */
+  part?: string;
 }
 
 export const NUL = "\u0000";

@@ -50,15 +50,20 @@ export const commerceRows: Row[] = [
         .map(([id, key, sent]) => ({ method: "POST", path: `/api/listings/${id}/purchase`, body: sent.body, headers: { ...sent.headers, ...(key === null ? {} : { "Idempotency-Key": key }) } })),
   },
   { route: "routes/api.tickets.all", method: "GET", as: "bearer", request: () => get("/api/tickets/all", queryString({ x: nastyString })) },
-  {
+  // extend reads {units}; the other actions read no body, and are sent one anyway.
+  ...[
+    { part: "extend", actions: ["extend"] },
+    { part: "without a body", actions: ["accept", "cancel", "start", "check-in", "complete", "refund"] },
+  ].map(({ part, actions }): Row => ({
     route: "routes/api.tickets.$id.$action",
+    part,
     method: "POST",
     as: "bearer",
     request: (ctx) =>
       fc
-        .tuple(segment(ctx.bookingId), fc.constantFrom("accept", "cancel", "start", "extend", "check-in", "complete", "refund"), fc.option(headerValue(randomUUID())), jsonBody({ units: fc.constantFrom(1, "2") }))
+        .tuple(segment(ctx.bookingId), fc.constantFrom(...actions), fc.option(headerValue(randomUUID())), jsonBody({ units: fc.constantFrom(1, "2") }))
         .map(([id, action, key, sent]) => ({ method: "POST", path: `/api/tickets/${id}/${action}`, body: sent.body, headers: { ...sent.headers, ...(key === null ? {} : { "Idempotency-Key": key }) } })),
-  },
+  })),
   {
     route: "routes/api.reviews",
     method: "POST",
