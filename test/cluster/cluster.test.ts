@@ -409,8 +409,10 @@ describe.skipIf(skipReason)(`two replicas behind HAProxy${skipReason ? ` (skippe
     });
     const ackedAtLeast = (count: number, timeoutMs = 20_000) => until(`${count} messages acknowledged`, () => acked.length >= count, timeoutMs);
     const disconnects = () => clients.reduce((sum, client) => sum + client.disconnects, 0);
-    /** Some clients were cut off (the replica's connections are gone), and every client is live again. */
-    // The bounds are known at the end (the second calibration); the waits here only keep a lost client from hanging.
+    /**
+     * Some clients were cut off (the replica's connections are gone), and every client is live again. The bounds are
+     * known at the end (after the second calibration); this wait only keeps a lost client from hanging the test.
+     */
     const everyoneBack = async (what: string, before: number) => {
       await until(`${what}: clients cut off`, () => disconnects() > before, 10_000);
       await until(`${what}: every client live again`, () => clients.every((client) => client.live), 60_000);
