@@ -38,6 +38,8 @@ const VIDEO = hasVideoEncoder();
 if (process.env.E2E_VIDEO === "1" && !VIDEO && process.env.TEST_WORKER_INDEX === undefined) {
   console.log("[playwright.config] no ffmpeg for Playwright: failed flows keep no video (`node test/support/ffmpeg.mjs` links Debian's)");
 }
+/** The trace's filmstrip (ADR 075): in CI, or when asked. */
+const TRACE_SCREENSHOTS = !!process.env.CI || process.env.E2E_TRACE_SCREENSHOTS === "1";
 /** Reports a person can open (`npx playwright show-report .test-reports/e2e-html`); a second run may name its own. */
 const HTML_REPORT = process.env.E2E_HTML_REPORT || ".test-reports/e2e-html";
 const JSON_REPORT = process.env.E2E_JSON_REPORT || ".test-reports/e2e.json";
@@ -154,7 +156,10 @@ export default defineConfig({
     // the axe check of a page never measures a toast's text half faded in or out (a contrast of 1.7 seen in CI's
     // smoke run). The fades themselves are not what the flows check.
     reducedMotion: "reduce",
-    trace: "retain-on-failure",
+    // A failed flow keeps its trace: each step's DOM snapshot, the network and the console. The filmstrip of screenshots
+    // beside them costs Chromium a screencast of every flow, 9 % of a run's CPU here (ADR 075): it is recorded in CI
+    // (`CI` set, as `.ci/run` and CI services set it) and with E2E_TRACE_SCREENSHOTS=1, which a flake's hunt can ask for.
+    trace: { mode: "retain-on-failure", screenshots: TRACE_SCREENSHOTS },
     screenshot: "only-on-failure",
     // Only when asked (E2E_VIDEO=1): recording every flow to keep the failed ones' videos cost 11 % of the suite's CPU
     // on the 2-core machine (ADR 059), and a failure's trace already holds its screenshots step by step. Off where
