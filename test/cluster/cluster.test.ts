@@ -470,10 +470,11 @@ describe.skipIf(skipReason)(`two replicas behind HAProxy${skipReason ? ` (skippe
     await ackedAtLeast(acked.length + 100);
     const calibrationAfter = await calibrate("calibration after");
     const calibrationMs = Math.max(calibrationBefore.p99, calibrationAfter.p99);
-    // The p99 bounds are each of one phase's reconnects; the slowest bound is of every client's, whatever the phase.
-    const phaseOf = { sigterm: "restart", sigkill: "kill", slowest: undefined } as const;
-    const overloaded = (name: string | undefined) => (name ? clients.filter((client) => client.refusedAsOverloaded.has(name)).length : 0);
-    const boundFor = (bound: keyof typeof BOUNDS) => boundOf(BOUNDS[bound], calibrationMs) + (overloaded(phaseOf[bound]) > 0 ? OVERLOAD_WAIT_MAX_MS : 0);
+    // Members whose handshake was refused as overloaded in the phase each bound measures: the p99 bounds are each of one
+    // phase's reconnects; the slowest bound is of every client's, whatever the phase.
+    const overloaded = (name: string) => clients.filter((client) => client.refusedAsOverloaded.has(name)).length;
+    const refusedIn = { sigterm: overloaded("restart"), sigkill: overloaded("kill"), slowest: 0 };
+    const boundFor = (bound: keyof typeof BOUNDS) => boundOf(BOUNDS[bound], calibrationMs) + (refusedIn[bound] > 0 ? OVERLOAD_WAIT_MAX_MS : 0);
     const bounds = { sigterm: boundFor("sigterm"), sigkill: boundFor("sigkill"), slowest: boundFor("slowest") };
     await ackedAtLeast(acked.length + 200);
     phase = "end";
@@ -556,12 +557,12 @@ describe.skipIf(skipReason)(`two replicas behind HAProxy${skipReason ? ` (skippe
       seconds: Math.round((Date.now() - setupStarted) / 1000),
       calibration: { before: calibrationBefore, after: calibrationAfter, p99: calibrationMs, firstConnectP99: percentile(firstConnects, 99) },
       bounds,
-      refusedAsOverloaded: { kill: overloaded("kill"), restart: overloaded("restart") },
+      refusedAsOverloaded: { kill: refusedIn.sigkill, restart: refusedIn.sigterm },
     };
     const ms = (times: ReturnType<typeof timesOf>) => `p50 ${times.p50} ms, p99 ${times.p99} ms, max ${times.max} ms (${times.count})`;
     const against = (bound: keyof typeof BOUNDS) =>
       `bound ${bounds[bound]} ms = ${BOUNDS[bound].fixedMs} + ${BOUNDS[bound].perCalibration} × calibration ${calibrationMs} (the larger p99 of ${calibrationBefore.p99} before and ${calibrationAfter.p99} after)` +
-      (overloaded(phaseOf[bound]) > 0 ? ` + ${OVERLOAD_WAIT_MAX_MS} (${overloaded(phaseOf[bound])} members' handshakes refused as overloaded, each waiting up to that)` : "");
+      (refusedIn[bound] > 0 ? ` + ${OVERLOAD_WAIT_MAX_MS} (${refusedIn[bound]} members' handshakes refused as overloaded, each waiting up to that)` : "");
     console.log(
       [
         `[cluster] replicas lost: ${figures.replicasLost} (replica-1 SIGKILL mid-burst, then replica-2 SIGTERM: a rolling restart)`,
