@@ -157,7 +157,7 @@ export default defineConfig({
     // smoke run). The fades themselves are not what the flows check.
     reducedMotion: "reduce",
     // A failed flow keeps its trace: each step's DOM snapshot, the network and the console. The filmstrip of screenshots
-    // beside them costs Chromium a screencast of every flow, 9 % of a run's CPU here (ADR 075): it is recorded in CI
+    // beside them costs Chromium a screencast of every flow, 9 % of the flows' time here (ADR 075): it is recorded in CI
     // (`CI` set, as `.ci/run` and CI services set it) and with E2E_TRACE_SCREENSHOTS=1, which a flake's hunt can ask for.
     trace: { mode: "retain-on-failure", screenshots: TRACE_SCREENSHOTS },
     screenshot: "only-on-failure",
